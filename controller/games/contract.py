@@ -1,0 +1,380 @@
+"""The game contract (DESIGN.md section 5): declarations, effects and the Round base.
+
+A game module declares itself as data in a ``GameSpec`` (variants, options
+with defaults, spots, actions, devices, paytable file) and implements a
+``Round`` that takes one event at a time. ``Round.apply`` either moves the
+round on and returns effects, or rejects the event with a reason a croupier
+can read and leaves the round exactly as it was: the base class snapshots
+the round's state and restores it on rejection, so a game only has to raise
+``Reject``.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+
+from controller.events import Bet, Event
+from controller.money import Odds, win_amount
+
+# --------------------------------------------------------------------------- effects
+
+
+class Reject(Exception):
+    """Raised inside a game to refuse an event; the message is for the croupier."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the round waits for next, in the croupier's words."""
+
+    text: str
+    seat: int | None = None
+    expects: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """Something the croupier or the pit must see now (``misdeal``, ``puck``, ...)."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of the round as a JSON-ready mapping (both hands, the number, ...)."""
+
+    data: Mapping[str, Any]
+
+
+RESULTS = ("win", "lose", "push", "surrender", "carry")
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """One spot's result. ``net`` is the signed change for the player, only where the stake is known."""
+
+    seat: int
+    spot: str
+    result: str
+    odds: Odds | None = None
+    stake: int | None = None
+    net: int | None = None
+    player: str | None = None
+    hand: int | None = None
+    rounded: bool = False
+    carry: int | None = None
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.result not in RESULTS:
+            raise ValueError(f"unknown result {self.result!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "spot": self.spot}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.hand is not None:
+            out["hand"] = self.hand
+        out["result"] = self.result
+        if self.odds is not None:
+            out["odds"] = self.odds.as_list()
+        if self.stake is not None:
+            out["stake"] = self.stake
+            out["net"] = self.net
+        if self.rounded:
+            out["rounded"] = True
+        if self.carry is not None:
+            out["carry"] = self.carry
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class MeterChange:
+    """A progressive-meter movement the runtime must apply and journal (the meter is not the game's)."""
+
+    meter: str
+    kind: str  # "contribution" | "hit"
+    seat: int | None = None
+    amount: int | None = None  # contribution in minor units
+    share: tuple[int, int] | None = None  # hit: (numerator, denominator) of the meter
+    fixed: int | None = None  # hit: a fixed prize in minor units
+    hand: str | None = None
+
+
+Effect = Union[Prompt, Alert, Outcome, Settlement, MeterChange]
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    reason: str
+
+
+def settle_fixed(bet: Bet, result: str, odds: Odds | None = None, *, hand: int | None = None,
+                 carry: bool = False, note: str | None = None) -> Settlement:
+    """The settlement of a bet at fixed odds; amounts follow only where the bet had one."""
+    stake = bet.amount
+    net: int | None = None
+    rounded = False
+    if stake is not None:
+        if result == "win":
+            assert odds is not None
+            net, rounded = win_amount(stake, odds)
+        elif result == "lose":
+            net = -stake
+        elif result in ("push", "carry"):
+            net = 0
+        elif result == "surrender":
+            net = -(stake - stake // 2)
+            rounded = stake % 2 != 0
+    return Settlement(seat=bet.seat, spot=bet.spot, result=result, odds=odds if result == "win" else None,
+                      stake=stake, net=net, player=bet.player, hand=hand, rounded=rounded,
+                      carry=stake if (carry and result == "carry") else None, note=note)
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game: its type, default, and what it means."""
+
+    name: str
+    default: Any
+    help: str
+    kind: str = "int"  # int | bool | text | amount | limits | choice
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return the value as the option holds it, or raise ``ValueError`` saying what is allowed."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"option '{self.name}' must be true or false, not {value!r}")
+            return value
+        if self.kind in ("int", "amount"):
+            if isinstance(value, bool) or not isinstance(value, int) and value is not None:
+                raise ValueError(f"option '{self.name}' must be a whole number, not {value!r}")
+            if value is None:
+                if self.default is None:
+                    return None
+                raise ValueError(f"option '{self.name}' must be a whole number")
+            if self.kind == "amount" and value < 0:
+                raise ValueError(f"option '{self.name}' is an amount in minor units and cannot be negative")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"option '{self.name}' must be at least {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"option '{self.name}' must be at most {self.maximum}, not {value}")
+            if self.choices and value not in self.choices:
+                raise ValueError(f"option '{self.name}' must be one of {', '.join(map(str, self.choices))}, not {value}")
+            return value
+        if self.kind in ("text", "choice"):
+            if not isinstance(value, str):
+                raise ValueError(f"option '{self.name}' must be text, not {value!r}")
+            if self.choices and value not in self.choices:
+                raise ValueError(f"option '{self.name}' must be one of {', '.join(self.choices)}, not {value!r}")
+            return value
+        if self.kind == "limits":
+            return check_limits_option(self.name, value)
+        raise AssertionError(self.kind)
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    id: str
+    name: str
+    seed: str  # file and rule numbers
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    options: tuple[str, ...] | None = None  # option names this variant accepts (None: all)
+    spots: tuple[str, ...] | None = None  # spots this variant offers (None: all)
+
+
+@dataclass(frozen=True)
+class SpotSpec:
+    name: str
+    description: str
+    limit: str = ""  # the rule that limits the stake, with its seed reference
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class RoundConfig:
+    """Everything a round needs to know about its table: resolved, validated, immutable."""
+
+    game: str
+    variant: str
+    options: Mapping[str, Any]
+    paytable: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __getitem__(self, name: str) -> Any:
+        return self.options[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game declared as data, plus the one constructor of its rounds."""
+
+    id: str
+    name: str
+    seeds: tuple[str, ...]
+    variants: tuple[VariantSpec, ...]
+    options: tuple[OptionSpec, ...]
+    spots: tuple[SpotSpec, ...]
+    actions: tuple[ActionSpec, ...]
+    devices: tuple[str, ...]
+    new_round: Callable[[RoundConfig, tuple[Bet, ...]], "Round"]
+    paytable_file: str | None = None
+    interpretations: tuple[str, ...] = ()
+    validate: Callable[[RoundConfig], None] | None = None  # raises ValueError on an illegal table set-up
+
+    def variant(self, variant_id: str) -> VariantSpec:
+        for v in self.variants:
+            if v.id == variant_id:
+                return v
+        raise ValueError(f"unknown variant {variant_id!r} of {self.id} (known: {', '.join(v.id for v in self.variants)})")
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+    def resolve(self, variant_id: str, options: Mapping[str, Any] | None = None,
+                paytable: Mapping[str, Any] | None = None) -> RoundConfig:
+        """Variant defaults, then the given options, each checked; unknown ones are refused."""
+        variant = self.variant(variant_id)
+        allowed = [o for o in self.options if variant.options is None or o.name in variant.options]
+        values: dict[str, Any] = {o.name: variant.defaults.get(o.name, o.default) for o in allowed}
+        for name, value in (options or {}).items():
+            if name not in values:
+                known = ", ".join(o.name for o in allowed) or "none"
+                raise ValueError(f"unknown option {name!r} for {self.id} {variant_id} (known: {known})")
+            values[name] = self.option(name).check(value)
+        config = RoundConfig(self.id, variant_id, MappingProxyType(values), MappingProxyType(dict(paytable or {})))
+        if self.validate is not None:
+            self.validate(config)
+        return config
+
+    def spots_for(self, variant_id: str) -> tuple[SpotSpec, ...]:
+        variant = self.variant(variant_id)
+        return tuple(s for s in self.spots if variant.spots is None or s.name in variant.spots)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def check_limits_option(name: str, value: Any) -> Mapping[str, tuple[int, int | None]]:
+    """``{"spot": [min, max]}`` (max may be null) as an immutable mapping."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"option '{name}' must map spot names to [minimum, maximum]")
+    out: dict[str, tuple[int, int | None]] = {}
+    for spot, pair in value.items():
+        if (not isinstance(pair, (list, tuple)) or len(pair) != 2
+                or not all(p is None or (isinstance(p, int) and not isinstance(p, bool) and p >= 0) for p in pair)
+                or pair[0] is None):
+            raise ValueError(f"option '{name}': spot {spot!r} needs [minimum, maximum] in minor units, not {pair!r}")
+        low, high = pair
+        if high is not None and high < low:
+            raise ValueError(f"option '{name}': spot {spot!r} has a maximum {high} below its minimum {low}")
+        out[str(spot)] = (low, high)
+    return MappingProxyType(out)
+
+
+def check_stake(spot: str, amount: int | None, minimum: int, maximum: int | None, unit: int = 1) -> None:
+    """Refuse a stake outside ``[minimum, maximum]`` or not a whole number of ``unit``."""
+    if amount is None:
+        return
+    if amount <= 0:
+        raise Reject(f"a bet on {spot} must be more than 0")
+    if amount < minimum:
+        raise Reject(f"{spot}: {amount} is below the table minimum of {minimum}")
+    if maximum is not None and amount > maximum:
+        raise Reject(f"{spot}: {amount} is above the table maximum of {maximum}")
+    if unit > 1 and amount % unit:
+        raise Reject(f"{spot}: {amount} is not a whole number of {unit}-unit chips")
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+class Round(ABC):
+    """One round of a game. Subclasses implement ``_apply`` and raise ``Reject`` to refuse."""
+
+    def __init__(self, config: RoundConfig) -> None:
+        self.config = config
+
+    def apply(self, event: Event) -> Accepted | Rejected:
+        """Take one event: accepted with its effects, or rejected with the round unchanged."""
+        if self.complete:
+            return Rejected(self.closed_reason(event))
+        saved = self._snapshot()
+        try:
+            effects = tuple(self._apply(event))
+        except Reject as rejection:
+            self._restore(saved)
+            return Rejected(rejection.reason)
+        return Accepted(effects)
+
+    def _snapshot(self) -> dict[str, Any]:
+        config = self.__dict__.get("config")
+        state = {k: v for k, v in self.__dict__.items() if k != "config"}
+        snap = copy.deepcopy(state)
+        snap["config"] = config
+        return snap
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        self.__dict__.clear()
+        self.__dict__.update(saved)
+
+    @abstractmethod
+    def _apply(self, event: Event) -> Iterable[Effect]:
+        """Move the round on by ``event`` and return the effects, or raise ``Reject``."""
+
+    @property
+    @abstractmethod
+    def complete(self) -> bool:
+        """True once every bet is settled."""
+
+    @abstractmethod
+    def waiting_for(self) -> str:
+        """What the round expects next, in the croupier's words."""
+
+    @abstractmethod
+    def outcome(self) -> Mapping[str, Any] | None:
+        """The outcome so far (JSON-ready), or None before there is one."""
+
+    @abstractmethod
+    def settlements(self) -> Sequence[Settlement]:
+        """Every settlement made so far, in order."""
+
+    def closed_reason(self, event: Event) -> str:
+        """Why an event after the end of the round is refused (a game may say more)."""
+        return "the round is already settled; start the next round"
+
+    def carried(self) -> tuple[Bet, ...]:
+        """Bets that stay on the layout into the next round (stand-offs, carried raises)."""
+        return ()

@@ -1,0 +1,1 @@
+"""Hand evaluators shared by every game: the games only ever call these."""

@@ -1,0 +1,61 @@
+"""Money as integer minor units, and payouts at fixed odds (DESIGN.md sections 4, 6).
+
+Nothing here is a float. A payout that is not a whole minor unit is rounded
+down and flagged, so the settlement can say ``"rounded": true``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Pays ``paid`` for every ``per`` staked (3 to 2 is ``Odds(3, 2)``)."""
+
+    paid: int
+    per: int = 1
+
+    def __post_init__(self) -> None:
+        if self.paid < 0 or self.per <= 0:
+            raise ValueError(f"odds must be paid >= 0 per > 0, not {self.paid}:{self.per}")
+
+    def win(self, stake: int) -> tuple[int, bool]:
+        """The amount won on ``stake`` (the stake itself comes back on top), and whether it was rounded down."""
+        return win_amount(stake, self)
+
+    def as_list(self) -> list[int]:
+        return [self.paid, self.per]
+
+    def __str__(self) -> str:
+        return f"{self.paid} to {self.per}"
+
+
+def win_amount(stake: int, odds: Odds) -> tuple[int, bool]:
+    """``stake * paid / per`` rounded down to a whole minor unit, and whether it was rounded."""
+    check_amount(stake)
+    whole, rest = divmod(stake * odds.paid, odds.per)
+    return whole, rest != 0
+
+
+def check_amount(amount: object) -> int:
+    """An amount must be a non-negative integer of minor units (bools and floats are refused)."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise TypeError(f"an amount must be a whole number of minor units, not {amount!r}")
+    if amount < 0:
+        raise ValueError(f"an amount cannot be negative: {amount}")
+    return amount
+
+
+def fraction_of(amount: int, numerator: int, denominator: int) -> int:
+    """``amount * numerator / denominator`` rounded down (legal limits such as 1/600 of the price base amount)."""
+    return amount * numerator // denominator
+
+
+def format_amount(amount: int, minor_per_major: int = 100, currency: str = "") -> str:
+    """``123456`` -> ``"1234.56"`` (with the currency code after it where given)."""
+    sign = "-" if amount < 0 else ""
+    major, minor = divmod(abs(amount), minor_per_major)
+    digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
+    text = f"{sign}{major}" + (f".{minor:0{digits}d}" if digits else "")
+    return f"{text} {currency}".strip()

@@ -1,0 +1,142 @@
+"""Scenario files: load, validate, replay (DESIGN.md section 6).
+
+A scenario names a game, variant and options and lists rounds of events.
+``load_scenario`` refuses a malformed file with a ``ScenarioError`` that names
+the place (``rounds[2].events[5].card``) and the problem; ``settle`` replays
+the rounds through the game and returns the JSON document ``tablectl settle``
+prints. Stakes that a round carries (stand-offs) are placed in the next round.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from controller import games
+from controller.events import Event, EventError, event_from_json, event_to_json
+from controller.games.contract import Accepted, Alert, GameSpec, MeterChange, Round, RoundConfig
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be used: ``place`` says where, the message what."""
+
+    def __init__(self, place: str, problem: str) -> None:
+        super().__init__(f"{place}: {problem}" if place else problem)
+        self.place = place
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Scenario:
+    spec: GameSpec
+    config: RoundConfig
+    rounds: tuple[tuple[Event, ...], ...]
+
+
+_TOP_KEYS = {"game", "variant", "options", "rounds", "comment", "description", "title"}
+
+
+def parse_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
+
+
+def load_scenario(data: Any) -> Scenario:
+    """Validate a parsed scenario document and build its game configuration and event records."""
+    if not isinstance(data, Mapping):
+        raise ScenarioError("", "a scenario must be a JSON object with 'game', 'variant' and 'rounds'")
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ScenarioError(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(_TOP_KEYS))})")
+    game_id = data.get("game")
+    if not isinstance(game_id, str):
+        raise ScenarioError("game", "missing or not text; name a game id as 'tablectl games' lists")
+    try:
+        spec = games.load_game(game_id)
+    except ValueError as exc:
+        raise ScenarioError("game", str(exc)) from None
+    variant = data.get("variant", spec.variants[0].id)
+    if not isinstance(variant, str):
+        raise ScenarioError("variant", f"must be text, not {variant!r}")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise ScenarioError("options", "must be a JSON object of option names and values")
+    try:
+        config = spec.resolve(variant, options, games.paytable_of(spec))
+    except ValueError as exc:
+        place = "variant" if "variant" in str(exc).split(" ")[:2] else "options"
+        raise ScenarioError(place, str(exc)) from None
+    rounds_data = data.get("rounds")
+    if not isinstance(rounds_data, list):
+        raise ScenarioError("rounds", "missing or not a list of rounds")
+    rounds: list[tuple[Event, ...]] = []
+    for r, round_data in enumerate(rounds_data):
+        if not isinstance(round_data, Mapping) or not isinstance(round_data.get("events"), list):
+            raise ScenarioError(f"rounds[{r}]", "a round must be an object with an 'events' list")
+        extra = set(round_data) - {"events", "comment", "description"}
+        if extra:
+            raise ScenarioError(f"rounds[{r}].{sorted(extra)[0]}", "unknown key (allowed: events, comment)")
+        events: list[Event] = []
+        for i, event_data in enumerate(round_data["events"]):
+            try:
+                events.append(event_from_json(event_data))
+            except EventError as exc:
+                where = f"rounds[{r}].events[{i}]" + (f".{exc.field}" if exc.field else "")
+                raise ScenarioError(where, str(exc)) from None
+        rounds.append(tuple(events))
+    return Scenario(spec, config, tuple(rounds))
+
+
+def play_round(round_: Round, events: tuple[Event, ...]) -> dict[str, Any]:
+    """Apply every event to ``round_`` and report it in the settle format."""
+    rejected: list[dict[str, Any]] = []
+    alerts: list[dict[str, str]] = []
+    meters: list[dict[str, Any]] = []
+    for index, event in enumerate(events):
+        answer = round_.apply(event)
+        if isinstance(answer, Accepted):
+            for effect in answer.effects:
+                if isinstance(effect, Alert):
+                    alerts.append({"index": index, "kind": effect.kind, "text": effect.text})
+                elif isinstance(effect, MeterChange):
+                    meters.append({"index": index, **{k: v for k, v in _meter_json(effect).items()}})
+        else:
+            rejected.append({"index": index, "event": event_to_json(event), "reason": answer.reason})
+    out: dict[str, Any] = {
+        "outcome": round_.outcome(),
+        "settlements": [s.to_json() for s in round_.settlements()],
+        "rejected": rejected,
+        "complete": round_.complete,
+    }
+    if not round_.complete:
+        out["waiting_for"] = round_.waiting_for()
+    if alerts:
+        out["alerts"] = alerts
+    if meters:
+        out["meters"] = meters
+    return out
+
+
+def _meter_json(change: MeterChange) -> dict[str, Any]:
+    out: dict[str, Any] = {"meter": change.meter, "kind": change.kind}
+    for key in ("seat", "amount", "fixed", "hand"):
+        value = getattr(change, key)
+        if value is not None:
+            out[key] = value
+    if change.share is not None:
+        out["share"] = list(change.share)
+    return out
+
+
+def settle(scenario: Scenario) -> dict[str, Any]:
+    """Replay every round in order; carried stakes go into the next round."""
+    results: list[dict[str, Any]] = []
+    carried: tuple = ()
+    for events in scenario.rounds:
+        round_ = scenario.spec.new_round(scenario.config, carried)
+        results.append(play_round(round_, events))
+        carried = round_.carried() if round_.complete else ()
+    return {"game": scenario.spec.id, "variant": scenario.config.variant, "rounds": results}

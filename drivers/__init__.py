@@ -1,0 +1,1 @@
+"""Everything that touches hardware: devices turn into events, desired state into hardware. No game rules."""
