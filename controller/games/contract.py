@@ -315,7 +315,7 @@ def check_stake(spot: str, amount: int | None, minimum: int, maximum: int | None
     if maximum is not None and amount > maximum:
         raise Reject(f"{spot}: {amount} is above the table maximum of {maximum}")
     if unit > 1 and amount % unit:
-        raise Reject(f"{spot}: {amount} is not a whole number of {unit}-unit chips")
+        raise Reject(f"{spot}: {amount} is not a multiple of the smallest chip ({unit})")
 
 
 # --------------------------------------------------------------------------- rounds
