@@ -1,0 +1,285 @@
+"""The technician console: a line-oriented shell, one ``ConsoleSession`` per connection.
+
+The session is a pure state machine over lines of text and a clock reading:
+``start()`` and ``feed(line, now)`` return a ``Reply`` (lines to print, the
+next prompt, whether the terminal may echo what is typed). The transports
+(``console_server``: serial port and Unix socket) only move text. Everything
+the console can see or do goes through the ``TableControl`` the daemon gives
+it, and every privileged command and every failed login is journaled through
+``TableControl.audit`` with who and when.
+
+Plain text, 80 columns, no colours: it works on any serial terminal.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import textwrap
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Protocol
+
+from controller.runtime.auth import ConsoleUser, Lockout, verify_pin
+
+WIDTH = 80
+
+
+class TableControl(Protocol):
+    """What the daemon lets the console see and do. Every method runs on the daemon's loop."""
+
+    def status(self) -> list[str]: ...
+    def devices(self) -> list[str]: ...
+    def round(self) -> list[str]: ...
+    def history(self, count: int) -> list[str]: ...
+    def limits(self) -> list[str]: ...
+    def jackpot(self) -> list[str]: ...
+    def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]: ...
+    def jackpot_confirm(self, meter: str, who: str) -> list[str]: ...
+    def faults(self) -> list[str]: ...
+    def clear_fault(self, name: str, who: str) -> list[str]: ...
+    def selftest(self, who: str) -> list[str]: ...
+    def calibrate(self, device: str, who: str) -> list[str]: ...
+    def journal_verify(self) -> list[str]: ...
+    def journal_tail(self, count: int) -> list[str]: ...
+    def config_show(self) -> list[str]: ...
+    def config_check(self) -> list[str]: ...
+    def version(self) -> list[str]: ...
+    def audit(self, who: str | None, what: str, ok: bool) -> None: ...
+
+
+class Refused(Exception):
+    """A command the table refuses; the message is shown to the technician."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    lines: tuple[str, ...] = ()
+    prompt: str = ""
+    echo: bool = True  # False while a PIN is typed
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    role: str | None  # None: anyone logged in; "supervisor": supervisors only
+    privileged: bool  # journaled with who and when
+    run: Callable[["ConsoleSession", list[str]], list[str]]
+
+
+def _count(args: list[str], default: int) -> int:
+    if not args:
+        return default
+    if not args[0].isdigit() or not 1 <= int(args[0]) <= 1000:
+        raise Refused("give a count from 1 to 1000")
+    return int(args[0])
+
+
+def _sub(args: list[str], choices: tuple[str, ...], default: str | None = None) -> str:
+    if not args:
+        if default is None:
+            raise Refused(f"say which: {' | '.join(choices)}")
+        return default
+    if args[0] not in choices:
+        raise Refused(f"unknown '{args[0]}': use {' | '.join(choices)}")
+    return args[0]
+
+
+def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
+    what = _sub(args, ("show", "correct", "confirm"), "show")
+    if what == "show":
+        return session.control.jackpot()
+    if session.user is None or session.user.role != "supervisor":
+        raise Refused(f"jackpot {what} needs a supervisor login")
+    if what == "confirm":
+        if len(args) != 2:
+            raise Refused("usage: jackpot confirm METER")
+        return session.control.jackpot_confirm(args[1], session.user.name)
+    if len(args) < 4 or not args[2].lstrip("-").isdigit():
+        raise Refused("usage: jackpot correct METER AMOUNT REASON... (AMOUNT in minor units)")
+    return session.control.jackpot_correct(args[1], int(args[2]), " ".join(args[3:]), session.user.name)
+
+
+def _faults(session: "ConsoleSession", args: list[str]) -> list[str]:
+    what = _sub(args, ("list", "clear"), "list")
+    if what == "list":
+        return session.control.faults()
+    if len(args) != 2:
+        raise Refused("usage: faults clear NAME (see 'faults list')")
+    assert session.user is not None
+    return session.control.clear_fault(args[1], session.user.name)
+
+
+def _journal(session: "ConsoleSession", args: list[str]) -> list[str]:
+    what = _sub(args, ("verify", "tail"))
+    return session.control.journal_verify() if what == "verify" else session.control.journal_tail(_count(args[1:], 10))
+
+
+def _config(session: "ConsoleSession", args: list[str]) -> list[str]:
+    what = _sub(args, ("show", "check"), "show")
+    return session.control.config_show() if what == "show" else session.control.config_check()
+
+
+def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
+    lines = ["Commands (type the name, then Enter):"]
+    for command in COMMANDS.values():
+        who = " [supervisor]" if command.role == "supervisor" else ""
+        lines.append(f"  {command.usage:<34} {command.help}{who}")
+    return lines
+
+
+def _selftest(session: "ConsoleSession", args: list[str]) -> list[str]:
+    assert session.user is not None
+    return session.control.selftest(session.user.name)
+
+
+def _calibrate(session: "ConsoleSession", args: list[str]) -> list[str]:
+    if len(args) != 1:
+        raise Refused("usage: calibrate DEVICE (see 'devices')")
+    assert session.user is not None
+    return session.control.calibrate(args[0], session.user.name)
+
+
+_COMMAND_LIST = (
+    Command("help", "help", "this list", None, False, _help),
+    Command("status", "status", "table, game, round and health", None, False, lambda s, a: s.control.status()),
+    Command("devices", "devices", "every device with its link counters", None, False, lambda s, a: s.control.devices()),
+    Command("round", "round", "the open round: bets, cards, what it waits for", None, False,
+            lambda s, a: s.control.round()),
+    Command("history", "history [N]", "the last N rounds (default 10)", None, False,
+            lambda s, a: s.control.history(_count(a, 10))),
+    Command("limits", "limits", "table limits per spot", None, False, lambda s, a: s.control.limits()),
+    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter", None,
+            False, _jackpot),
+    Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
+    Command("selftest", "selftest", "walk through every device", None, True, _selftest),
+    Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),
+    Command("journal", "journal verify|tail [N]", "check the hash chain; last N records", None, False, _journal),
+    Command("config", "config [show|check]", "the running configuration", None, False, _config),
+    Command("version", "version", "software version and code digest", None, False, lambda s, a: s.control.version()),
+    Command("logout", "logout", "end this session", None, False, lambda s, a: []),
+)
+COMMANDS: Mapping[str, Command] = {c.name: c for c in _COMMAND_LIST}
+PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("faults", "clear")}
+
+
+def wrap(lines: list[str]) -> tuple[str, ...]:
+    """Fold every line to 80 columns for a plain serial terminal."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= WIDTH:
+            out.append(line)
+        else:
+            indent = " " * (len(line) - len(line.lstrip()) + 2)
+            out.extend(textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False))
+    return tuple(out)
+
+
+@dataclass
+class ConsoleSession:
+    """One console connection: login, then commands, until logout, idle time-out or disconnect."""
+
+    users: Mapping[str, ConsoleUser]
+    control: TableControl
+    lockout: Lockout
+    idle_seconds: float = 600.0
+    source: str = "console"
+    user: ConsoleUser | None = None
+    _pending_name: str | None = None
+    _last_activity: float = 0.0
+    _closed: bool = field(default=False)
+
+    def start(self, now: float) -> Reply:
+        self._last_activity = now
+        return Reply(("tablectl console. Log in with your name and PIN; 'help' after login.",), "login: ")
+
+    def tick(self, now: float) -> Reply | None:
+        """Log out after ``idle_seconds`` without input; None while nothing happens."""
+        if self.user is not None and now - self._last_activity >= self.idle_seconds:
+            who = self.user.name
+            self.user = None
+            self.control.audit(who, f"logout (idle {int(self.idle_seconds)} s) on {self.source}", True)
+            return Reply(("", f"Logged out after {int(self.idle_seconds // 60)} minutes without input."), "login: ")
+        return None
+
+    def feed(self, line: str, now: float) -> Reply:
+        idle = self.tick(now)
+        self._last_activity = now
+        if idle is not None:
+            return idle
+        text = line.strip()
+        if self.user is None:
+            return self._login_step(text, now)
+        return self._command(text)
+
+    # -- login
+
+    def _login_step(self, text: str, now: float) -> Reply:
+        if self._pending_name is None:
+            if not text:
+                return Reply((), "login: ")
+            if text in ("help", "version"):
+                lines = (["Log in first: your name, then your PIN."] if text == "help" else self.control.version())
+                return Reply(wrap(lines), "login: ")
+            self._pending_name = text
+            return Reply((), "PIN: ", echo=False)
+        name, self._pending_name = self._pending_name, None
+        locked = self.lockout.locked_for(name, now)
+        if locked:
+            self.control.audit(name, f"login refused while locked on {self.source}", False)
+            return Reply((f"Locked after too many wrong PINs: try again in {math.ceil(locked / 60)} minutes.",),
+                         "login: ")
+        user = self.users.get(name)
+        if user is not None and verify_pin(text, user.pin_hash):
+            self.lockout.succeeded(name)
+            self.user = user
+            self.control.audit(name, f"login as {user.role} on {self.source}", True)
+            return Reply((f"Welcome, {name} ({user.role}). Type 'help' for the commands.",), self.prompt)
+        locks = self.lockout.failed(name, now)
+        self.control.audit(name, f"failed login on {self.source}" + ("; locked for 5 minutes" if locks else ""), False)
+        if locks:
+            return Reply(("Wrong name or PIN. Too many failures: locked for 5 minutes.",), "login: ")
+        return Reply(("Wrong name or PIN.",), "login: ")
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.user.name}> " if self.user else "login: "
+
+    # -- commands
+
+    def _command(self, text: str) -> Reply:
+        if not text:
+            return Reply((), self.prompt)
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            return Reply(("Unbalanced quotes: type the command again.",), self.prompt)
+        name, args = words[0].lower(), words[1:]
+        command = COMMANDS.get(name)
+        if command is None:
+            return Reply((f"Unknown command '{name}'. Type 'help' for the list.",), self.prompt)
+        assert self.user is not None
+        who = self.user.name
+        privileged = command.privileged or (name, args[0] if args else "") in PRIVILEGED_SUBCOMMANDS
+        if name == "logout":
+            self.user = None
+            self.control.audit(who, f"logout on {self.source}", True)
+            return Reply(("Logged out.",), "login: ")
+        if command.role == "supervisor" and self.user.role != "supervisor":
+            self.control.audit(who, f"refused (not a supervisor): {text}", False)
+            return Reply((f"'{name}' needs a supervisor login.",), self.prompt)
+        try:
+            lines = command.run(self, args)
+        except Refused as refusal:
+            if privileged:
+                self.control.audit(who, f"refused: {text}: {refusal}", False)
+            return Reply(wrap([str(refusal)]), self.prompt)
+        except ValueError as refusal:  # the table refused it (bad meter, unknown fault, ...)
+            if privileged:
+                self.control.audit(who, f"refused: {text}: {refusal}", False)
+            return Reply(wrap([f"Refused: {refusal}"]), self.prompt)
+        if privileged:
+            self.control.audit(who, text, True)
+        return Reply(wrap(lines), self.prompt)
