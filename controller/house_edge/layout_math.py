@@ -89,3 +89,14 @@ def report_for(rules: LayoutRules, results: list[tuple[Any, int]], group: Callab
         "bets": bets,
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+def markdown_table(document: dict[str, Any]) -> str:
+    """The house-edge table of a report as Markdown; the docs pages hold these tables verbatim (checked by a test)."""
+    lines = ["| bet | pays | chance of a win | house edge | exact |", "|---|---|---|---|---|"]
+    for name, figures in document["bets"].items():
+        pays = " / ".join(f"{paid} to {per}" for paid, per in figures["odds"]) or "never wins"
+        chance = figures["win_probability"] or "varies"
+        exact = figures["house_edge_exact"] or "varies"
+        lines.append(f"| `{name}` | {pays} | {chance} | {figures['house_edge_percent']:.4f} % | {exact} |")
+    return "\n".join(lines)
