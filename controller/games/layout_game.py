@@ -117,6 +117,16 @@ class LayoutRound(Round):
         self.done = False
         self._settlements: list[Settlement] = []
 
+    # -- snapshots: everything the round holds is immutable but its lists, so copying the lists suffices
+    # (a full layout holds hundreds of bets; the base class's deep copy on every event would cost O(n) each)
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, list) else v for k, v in self.__dict__.items()}
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        self.__dict__.clear()
+        self.__dict__.update(saved)
+
     # -- bets
 
     def _place(self, bet: Bet) -> Iterable[Effect]:
