@@ -274,3 +274,23 @@ def test_a_stake_must_be_made_of_the_tables_chips() -> None:
 
 def test_seats_are_checked() -> None:
     assert "no seat 11" in reasons(play("roulette", "european", [bet("red", 100, seat=11)]))[0]
+
+
+def test_a_round_that_ends_on_a_void_is_incomplete_and_says_what_it_waits_for() -> None:
+    done = play("roulette", "se", [bet("red", 100), {"type": "close_bets"}, {"type": "void", "reason": "no spin"}])
+    assert done["complete"] is False and done["outcome"] is None and done["settlements"] == []
+    assert done["waiting_for"] == "the winning number (1 void so far)"
+
+
+def test_the_catalog_lists_the_three_games_with_their_spots_and_paytables() -> None:
+    import json
+
+    from tests.tablectl import run_tablectl
+    done = run_tablectl("games", "--json")
+    assert done.returncode == 0, done.stderr
+    catalog = {g["id"]: g for g in json.loads(done.stdout)["games"]}
+    assert [v["id"] for v in catalog["roulette"]["variants"]] == ["se", "european"]
+    assert [v["id"] for v in catalog["tarning"]["variants"]] == ["se", "se-high-jack"]
+    assert catalog["sic-bo"]["paytables"]["fi"]["triple"] == [180, 1]
+    assert "straight:N" in [s["name"] for s in catalog["roulette"]["spots"]]
+    assert catalog["roulette"]["variants"][0]["options"]["zero_bets"] is False
