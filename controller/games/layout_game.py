@@ -150,10 +150,12 @@ class LayoutRound(Round):
                 raise Reject(f"seat {bet.seat}{self._who(bet)} already has a bet on {bet.spot}")
             self.bets.append(bet)
             return ()
+        if bet.amount == 0:
+            raise Reject(f"a bet on {bet.spot} must be more than 0")
         if any(b.amount is None for b in same):
             raise Reject(f"seat {bet.seat}{self._who(bet)} {bet.spot} is already marked as playing without an amount")
         chips = self.config.get("chip_values", ())
-        if chips and bet.amount and not chips_make(bet.amount, chips):
+        if chips and not chips_make(bet.amount, chips):
             raise Reject(f"{bet.spot}: {bet.amount} cannot be made of this table's chips "
                          f"({', '.join(map(str, sorted(chips)))})")
         low, high = self.rules.limit(shape)
@@ -177,7 +179,7 @@ class LayoutRound(Round):
     # -- result and voids
 
     def _void(self, event: Void) -> Iterable[Effect]:
-        record = {"by": event.by or "croupier", "reason": event.reason, "bets_open": self.betting_open}
+        record = {"by": event.by or "croupier", "reason": event.reason}
         self.voids.append(record)
         text = f"Omslag: {event.reason} (called by {record['by']}). The bets stay. {self.rules.again}."
         return (Alert("void", text), Prompt(self.waiting_for(), expects=self._expects()))
@@ -237,7 +239,7 @@ class LayoutRound(Round):
         if not self.done:
             return None
         data = self.rules.outcome_data(self.result)
-        data["voids"] = [{"by": v["by"], "reason": v["reason"]} for v in self.voids]
+        data["voids"] = [dict(v) for v in self.voids]
         return data
 
     def settlements(self) -> Sequence[Settlement]:

@@ -294,3 +294,8 @@ def test_the_catalog_lists_the_three_games_with_their_spots_and_paytables() -> N
     assert catalog["sic-bo"]["paytables"]["fi"]["triple"] == [180, 1]
     assert "straight:N" in [s["name"] for s in catalog["roulette"]["spots"]]
     assert catalog["roulette"]["variants"][0]["options"]["zero_bets"] is False
+
+
+def test_a_bet_of_nothing_is_refused_even_as_a_top_up() -> None:
+    done = play("roulette", "european", [bet("red", 100), bet("red", 0), bet("black", 0)])
+    assert reasons(done) == ["a bet on red must be more than 0", "a bet on black must be more than 0"]
