@@ -157,7 +157,7 @@ class OptionSpec:
     name: str
     default: Any
     help: str
-    kind: str = "int"  # int | bool | text | amount | limits | choice
+    kind: str = "int"  # int | bool | text | amount | amounts | limits | choice
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
@@ -192,6 +192,12 @@ class OptionSpec:
             return value
         if self.kind == "limits":
             return check_limits_option(self.name, value)
+        if self.kind == "amounts":
+            if not isinstance(value, (list, tuple)) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+                raise ValueError(f"option '{self.name}' must be a list of amounts in minor units, each above 0, "
+                                 f"not {value!r}")
+            return tuple(value)
         raise AssertionError(self.kind)
 
 
