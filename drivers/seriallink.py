@@ -196,4 +196,6 @@ class PortRunner:
 
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip() or exc.__class__.__name__
+    if "returned no data" in text:
+        return "the port hung up"  # pyserial's words for a tty that vanished under an open read
     return text.splitlines()[0][:200]
