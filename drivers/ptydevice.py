@@ -10,8 +10,12 @@ master end; the driver opens the slave path like any serial port.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import select
+import struct
+import termios
+import time
 import tty
 
 
@@ -73,6 +77,28 @@ class PtyPort:
                     pass
         self.master = self._slave = None
         self._out.clear()
+
+    def unread(self) -> int:
+        """Bytes written to the driver that it has not read yet (the slave's input queue)."""
+        if self._slave is None:
+            return 0
+        try:
+            return struct.unpack("i", fcntl.ioctl(self._slave, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return 0
+
+    def drain(self, timeout: float) -> bool:
+        """Wait (up to ``timeout``) until the driver has read everything; a clean stop loses no bytes."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while time.monotonic() < deadline:
+            self.flush()
+            # The kernel moves bytes from the master to the slave's queue a little later: want two quiet looks.
+            quiet = quiet + 1 if not self._out and self.unread() == 0 else 0
+            if quiet >= 3:
+                return True
+            time.sleep(0.01)
+        return False
 
     def write(self, data: bytes) -> None:
         """Queue bytes and write what the pty takes now (never blocks)."""

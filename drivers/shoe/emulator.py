@@ -122,6 +122,7 @@ class ShoeEmulator:
         if self._thread is not None:
             self._thread.join(2.0)
             self._thread = None
+        self._pty.drain(0.5)  # let the driver read what was sent before the line goes away
         self._pty.unplug()
         for fd in (self._wake_r, self._wake_w):
             try:

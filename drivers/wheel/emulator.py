@@ -82,6 +82,7 @@ class WheelEmulator:
         if self._thread is not None:
             self._thread.join(2.0)
             self._thread = None
+        self._pty.drain(0.5)  # let the driver read what was sent before the line goes away
         self._pty.unplug()
 
     # -- what the wheel does ------------------------------------------------------------------
