@@ -3,7 +3,7 @@
 A frame is printable ASCII so that a technician can read it in a terminal::
 
     @ SS TTT [ PAYLOAD] * CCCC CR [LF]
-    @07CRD Ah*7E0C<CR><LF>
+    @07CRD Ah*3392<CR><LF>
 
 ``@`` starts a frame, ``SS`` is the sequence number (two upper-case hex
 digits), ``TTT`` the type (three upper-case letters), the optional payload is
@@ -19,6 +19,7 @@ CR or LF ends the frame.
 
 from __future__ import annotations
 
+import binascii
 import re
 from dataclasses import dataclass
 
@@ -33,26 +34,12 @@ _FRAME_RE = re.compile(rb"@([0-9A-F]{2})([A-Z]{3})((?: [\x20-\x29\x2B-\x3F\x41-\
                        % MAX_PAYLOAD)
 
 
-def _make_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
+def crc16(data: bytes | bytearray) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor); ``b"123456789"`` gives 0x29B1.
 
-
-_CRC_TABLE = _make_table()
-
-
-def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor); ``b"123456789"`` gives 0x29B1."""
-    crc = 0xFFFF
-    table = _CRC_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
+    ``binascii.crc_hqx`` is exactly this CRC with the initial value passed in (and runs in C).
+    """
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +120,17 @@ def scan(buf: bytes | bytearray) -> ScanResult:
         return NeedMore(skip)  # drop the line ends first, so that a frame's offsets start at 0
     match = _FRAME_RE.match(buf)
     if match is not None:
-        body = bytes(buf[1:match.start(4) - 1])
-        if int(match.group(4), 16) != crc16(body):
-            return Garbage(match.end(), "bad CRC", damaged=True, bad_crc=True)
-        payload = match.group(3)[1:].decode("ascii")
-        return Good(match.end(), Frame(int(match.group(1), 16), match.group(2).decode("ascii"), payload))
+        return _good(buf, match, 0)
     return _diagnose(buf)
+
+
+def _good(buf: bytes | bytearray, match: re.Match[bytes], pos: int) -> Good | Garbage:
+    """A frame the expression matched at ``pos``: good if its CRC is."""
+    consumed = match.end() - pos
+    if int(match.group(4), 16) != crc16(buf[pos + 1:match.start(4) - 1]):
+        return Garbage(consumed, "bad CRC", damaged=True, bad_crc=True)
+    payload = match.group(3)[1:].decode("ascii")
+    return Good(consumed, Frame(int(match.group(1), 16), match.group(2).decode("ascii"), payload))
 
 
 def _diagnose(buf: bytes | bytearray) -> NeedMore | Garbage:
@@ -190,7 +182,14 @@ class FrameParser:
         out: list[Good | Garbage] = []
         buf = self._buf
         pos = 0
+        match = _FRAME_RE.match
         while pos < len(buf):
+            m = match(buf, pos)
+            if m is not None:  # the common case, without copying: one whole frame right here
+                good = _good(buf, m, pos)
+                out.append(good)
+                pos += good.consumed
+                continue
             view = buf if pos == 0 else buf[pos:pos + MAX_FRAME + 2]
             result = scan(view)
             if isinstance(result, NeedMore):

@@ -24,9 +24,23 @@ def good_frames(results: list) -> list[Frame]:
     return [r.frame for r in results if isinstance(r, Good)]
 
 
+def reference_crc(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE bit by bit, straight from its definition."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
 def test_crc_is_ccitt_false() -> None:
     assert crc16(b"123456789") == 0x29B1  # the catalogued check value of CRC-16/CCITT-FALSE
     assert crc16(b"") == 0xFFFF
+    rng = random.Random(4)
+    for _ in range(500):
+        data = rng.randbytes(rng.randint(0, 64))
+        assert crc16(data) == reference_crc(data)
 
 
 def test_encode_is_printable_ascii_with_crc_over_the_body() -> None:
