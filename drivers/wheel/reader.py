@@ -5,7 +5,9 @@ the link checks what it can: a vanished port is reported at once and
 reopened with backoff; with ``silence_timeout`` set, a wheel that sends no
 good line for that long is reported as a ``LinkFault`` (wheels that repeat
 their status every second or so make this a heartbeat). Lines that are not
-status lines are counted and logged (throttled), never fatal.
+status lines are counted and logged (throttled), never fatal. The line has no
+checksum: for a wheel that repeats its lines, ``confirmations=2`` makes a
+number count only once two state-5 lines agree (docs/devices/wheel-reader.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-def stack(tmp_path: Path) -> Iterator[callable]:
+def stack(tmp_path: Path) -> Iterator[Callable[..., tuple]]:
     """Make (emulator, link, collector) triples; everything is stopped at the end."""
     made: list = []
 
@@ -40,7 +40,7 @@ def stack(tmp_path: Path) -> Iterator[callable]:
 
 
 @pytest.fixture
-def hand(tmp_path: Path) -> Iterator[callable]:
+def hand(tmp_path: Path) -> Iterator[Callable[..., tuple]]:
     made: list = []
 
     def make(**link_kw):
@@ -346,3 +346,46 @@ def test_bad_link_kind_is_refused() -> None:
 def test_emulator_refuses_bad_fault_rates() -> None:
     with pytest.raises(ValueError, match="probability"):
         Faults(drop=1.5)
+
+
+def test_a_socket_url_works_and_a_dropped_connection_reconnects() -> None:
+    """The same link over ``socket://`` (a serial-to-network converter), through a disconnect."""
+    import socket
+
+    from drivers.shoe.protocol import FrameParser, Good
+
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(5)
+    got = Collector()
+    link = ShoeLink(f"socket://127.0.0.1:{server.getsockname()[1]}", got)
+    link.start()
+
+    def session(seq: int, card: str) -> None:
+        conn, _ = server.accept()
+        conn.settimeout(5)
+        parser = FrameParser()
+
+        def wait_for(type_: str) -> None:
+            while True:
+                frames = [r.frame for r in parser.feed(conn.recv(4096)) if isinstance(r, Good)]
+                if any(f.type == type_ for f in frames):
+                    return
+
+        wait_for("HEL")
+        conn.sendall(encode(0, "HEL", "ver=1 kind=shoe id=NET-1 fw=1 boot=CAFE"))
+        conn.sendall(encode(seq, "CRD", card))
+        wait_for("ACK")
+        conn.close()
+
+    try:
+        session(1, "Ah")
+        assert got.wait_count(LinkFault, 1, 2)  # the converter dropped the connection
+        session(2, "Kc")
+        assert got.wait_count(CardDealt, 2, 2)
+        assert cards_of(got) == ["Ah", "Kc"] and link.counters().reconnects >= 1
+    finally:
+        link.stop()
+        server.close()

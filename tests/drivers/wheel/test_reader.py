@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-def stack(tmp_path: Path) -> Iterator[callable]:
+def stack(tmp_path: Path) -> Iterator[Callable[..., tuple]]:
     made: list = []
 
     def make(emulator_kw: dict | None = None, **reader_kw):
