@@ -10,7 +10,6 @@ emulate wheel``, the tests and the daemon's ``--simulate``.
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
