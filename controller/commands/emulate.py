@@ -3,7 +3,8 @@
 The first line printed is the path to open (the pty, or the ``--link``
 symlink pointing at it); progress lines follow. The emulator keeps the pty
 open after its script is done (a real device stays plugged in) until Ctrl-C,
-or exits with ``--exit-when-done``. Faults are injected on request: random
+or exits with ``--exit-when-done``. With ``--interactive`` there is no script:
+typed commands (``card Ah``, ``jam``, ``unplug 2``, ``spin 17`` ...) drive it. Faults are injected on request: random
 ones with probabilities (``--noise``, ``--flip``, ``--drop``, ``--duplicate``,
 ``--ack-loss``), and scripted ones after a given card or spin (``--jam-after``,
 ``--tamper-after``, ``--unreadable-after``, ``--disconnect-after``).
@@ -19,9 +20,11 @@ from typing import Callable
 
 from controller import cards as cardlib
 from controller.commands.common import UsageError
+from drivers.shoe import emulator as shoe_emulator
 from drivers.shoe.emulator import Faults, ShoeEmulator
 from drivers.shoe.events import (CardDealt, CutCard, DeckCheck, DoorClosed, DoorOpen, Jam, ShoeEmpty, ShoeEvent,
                                  ShoeState, ShuffleDone, ShuffleStarted, Tamper, Unreadable)
+from drivers.wheel import emulator as wheel_emulator
 from drivers.wheel.emulator import LineFaults, WheelEmulator
 
 
@@ -53,6 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(default: 1; the shoe resends anyway, the wheel does not)")
     parser.add_argument("--exit-when-done", action="store_true", help="exit once everything was delivered")
     parser.add_argument("--quiet", action="store_true", help="print only the path")
+    parser.add_argument("--interactive", action="store_true",
+                        help="no script: read commands from standard input (type 'help'; 'quit' or end of input ends)")
     faults = parser.add_argument_group("faults")
     for name, what in (("noise", "a burst of random bytes before a frame or line"), ("flip", "one flipped bit"),
                        ("drop", "a frame or line not sent"), ("duplicate", "a frame or line sent twice"),
@@ -118,6 +123,16 @@ def _pause(args: argparse.Namespace) -> None:
         time.sleep(args.interval)
 
 
+def _console(command: Callable[[str], str]) -> None:
+    """Read commands from standard input until ``quit`` or its end; print each answer."""
+    for line in sys.stdin:
+        if line.strip().lower() in ("quit", "exit"):
+            return
+        answer = command(line)
+        if answer:
+            print(answer, flush=True)
+
+
 def _linger(args: argparse.Namespace, out: Callable[[str], None]) -> None:
     if args.exit_when_done:
         return
@@ -135,6 +150,10 @@ def _run_shoe(args: argparse.Namespace, out: Callable[[str], None]) -> int:
     emu = ShoeEmulator(args.device, link_path=args.link, faults=faults, log=out)
     print(emu.start(), flush=True)
     try:
+        if args.interactive:
+            _console(lambda line: shoe_emulator.console_command(emu, line))
+            emu.wait_done(2.0)
+            return 0
         time.sleep(args.delay)
         if args.device == "shuffler":
             script: list[ShoeEvent] = [DoorOpen(), DoorClosed(), ShuffleStarted(f"{len(dealt)} cards"),
@@ -195,6 +214,10 @@ def _run_wheel(args: argparse.Namespace, out: Callable[[str], None]) -> int:
                         repeat=args.repeat, state_delay=args.interval / 5, faults=faults, log=out)
     print(emu.start(), flush=True)
     try:
+        if args.interactive:
+            _console(lambda line: wheel_emulator.console_command(emu, line))
+            emu.wait_done(5.0)
+            return 0
         time.sleep(args.delay)
         for count, number in enumerate(numbers, start=1):
             emu.spin(number, warnings=args.warnings)

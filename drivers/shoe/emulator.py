@@ -291,3 +291,55 @@ class ShoeEmulator:
             if self._outstanding is not None:
                 deadline = min(deadline, self.retransmit_timeout - (now - self._sent_at))
             self._pty.wait(min(max(deadline, 0.0), 0.1), self._wake_r)
+
+
+CONSOLE_HELP = ("card CARD... | cut | empty | open | close | jam [WORDS] | unreadable [WORDS] | tamper [WORDS] | "
+                "door-open | door-closed | shuffle [WORDS] | done [N] | deck [n=N] [missing=C,C] [extra=C] "
+                "[foreign=X] | noise [BYTES] | unplug [SECONDS] | stats | help | quit")
+
+
+def console_command(emu: ShoeEmulator, line: str) -> str:
+    """Carry out one typed command (``tablectl emulate --interactive``); returns what to print."""
+    word, _, rest = line.strip().partition(" ")
+    rest = rest.strip()
+    word = word.lower()
+    simple: dict[str, events.ShoeEvent] = {"cut": events.CutCard(), "empty": events.ShoeEmpty(),
+                                           "open": events.ShoeState(closed=False),
+                                           "close": events.ShoeState(closed=True), "door-open": events.DoorOpen(),
+                                           "door-closed": events.DoorClosed()}
+    detailed = {"jam": events.Jam, "unreadable": events.Unreadable, "tamper": events.Tamper,
+                "shuffle": events.ShuffleStarted}
+    try:
+        if not word:
+            return ""
+        if word == "card":
+            cards = rest.replace(",", " ").split()
+            if not cards:
+                return "card: which card? e.g. card Ah"
+            emu.deal(cards)
+            return f"queued {len(cards)} card(s)"
+        if word in simple:
+            emu.send(simple[word])
+        elif word in detailed:
+            emu.send(detailed[word](rest))
+        elif word == "done":
+            emu.send(events.ShuffleDone(int(rest) if rest else None))
+        elif word == "deck":
+            emu.send_raw("DCK", rest)
+        elif word == "noise":
+            emu.noise(int(rest) if rest else 16)
+            return "noise sent"
+        elif word == "unplug":
+            seconds = float(rest) if rest else 3.0
+            emu.unplug()
+            time.sleep(max(0.0, seconds))
+            return f"plugged back in at {emu.replug()}"
+        elif word == "stats":
+            return str(emu.stats())
+        elif word == "help":
+            return CONSOLE_HELP
+        else:
+            return f"unknown command {word!r}; {CONSOLE_HELP}"
+    except ValueError as exc:
+        return f"{word}: {exc}"
+    return "queued"

@@ -197,3 +197,44 @@ class WheelEmulator:
                 self._busy = False
                 if not self._queue:
                     self._idle.notify_all()
+
+
+CONSOLE_HELP = "spin [NUMBER] [warnings=FLAGS] | close | line TEXT | noise [BYTES] | unplug [SECONDS] | help | quit"
+
+
+def console_command(emu: WheelEmulator, line: str) -> str:
+    """Carry out one typed command (``tablectl emulate wheel --interactive``); returns what to print."""
+    word, _, rest = line.strip().partition(" ")
+    word = word.lower()
+    try:
+        if not word:
+            return ""
+        if word == "spin":
+            number: int | None = None
+            warnings = 0
+            for item in rest.split():
+                if item.startswith("warnings="):
+                    warnings = int(item.partition("=")[2])
+                else:
+                    number = int(item)
+            return f"spin {emu.spin_number}: {emu.spin(number, warnings=warnings)}"
+        if word == "close":
+            emu.close_table()
+            return "table closed"
+        if word == "line":
+            emu.send_line(rest.encode("ascii", "replace") + b"\r\n")
+            return "sent"
+        if word == "noise":
+            rng = random.Random()
+            emu.send_line(bytes(rng.randrange(256) for _ in range(int(rest) if rest else 16)))
+            return "noise sent"
+        if word == "unplug":
+            seconds = float(rest) if rest else 3.0
+            emu.unplug()
+            time.sleep(max(0.0, seconds))
+            return f"plugged back in at {emu.replug()}"
+        if word == "help":
+            return CONSOLE_HELP
+        return f"unknown command {word!r}; {CONSOLE_HELP}"
+    except ValueError as exc:
+        return f"{word}: {exc}"

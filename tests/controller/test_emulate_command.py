@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,20 +21,20 @@ from tests.tablectl import ROOT, run_tablectl
 pytestmark = pytest.mark.timeout(60)
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], str]:
+def start(*args: str, stdin: int | None = None) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "emulate", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                            stderr=subprocess.PIPE, stdin=stdin, text=True, cwd=ROOT, env=env)
     assert proc.stdout is not None
     path = proc.stdout.readline().strip()
     assert path, proc.stderr.read() if proc.stderr else ""
     return proc, path
 
 
-def finish(proc: subprocess.Popen[str]) -> str:
+def finish(proc: subprocess.Popen[str], input: str | None = None) -> str:
     try:
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(input, timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -123,3 +124,33 @@ def test_bad_options_are_one_line_and_exit_2(args: tuple[str, ...], message: str
     done = run_tablectl("emulate", *args, timeout=30)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_emulate_interactive_shoe_takes_typed_commands() -> None:
+    proc, path = start("shoe", "--interactive", stdin=subprocess.PIPE)
+    got = Collector()
+    link = ShoeLink(path, got)
+    link.start()
+    try:
+        assert got.wait_count(DeviceIdentity, 1, 5)
+        out = finish(proc, "card Ah 10d\njam card stuck\nfly away\nnoise 40\ncut\nstats\nquit\n")
+        assert got.wait_count(Jam, 1, 3)
+    finally:
+        link.stop()
+    assert [e.card for e in got.of(CardDealt)] == ["Ah", "10d"] and got.of(Jam) == [Jam("card stuck")]
+    assert "unknown command 'fly'" in out and "EmulatorStats(" in out
+
+
+def test_emulate_interactive_wheel_takes_typed_commands() -> None:
+    proc, path = start("wheel", "--interactive", stdin=subprocess.PIPE)
+    got = Collector()
+    reader = WheelReader(path, got)
+    reader.start()
+    try:
+        time.sleep(0.3)
+        out = finish(proc, "spin 17\nspin 5 warnings=8\nspin x\nline *X:9:9:9:9\nclose\nquit\n")
+        assert got.wait_for(lambda evs: any(isinstance(e, WheelState) and e.state == 6 for e in evs), 3)
+    finally:
+        reader.stop()
+    assert [(e.spin, e.number) for e in got.of(WheelNumber)] == [(1, 17)]
+    assert "spin 1: 17" in out and "spin: invalid literal" in out and reader.counters().unknown_lines == 1
