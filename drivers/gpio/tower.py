@@ -34,7 +34,7 @@ class Wave:
 STEADY = Wave(1.0, ((0.0, 1.0),), "steady")
 SLOW = Wave(1.0, ((0.0, 0.5),), "slow blink (1 Hz)")
 FAST = Wave(0.25, ((0.0, 0.125),), "fast blink (4 Hz)")
-FAST_OTHER = Wave(0.25, ((0.125, 0.25),), "fast blink (4 Hz), alternating")
+FAST_OTHER = Wave(0.25, ((0.125, 0.25),), "fast blink (4 Hz) opposite to amber")
 TWO_BEEPS_10S = Wave(10.0, ((0.0, 0.15), (0.3, 0.45)), "two short beeps every 10 s")
 LONG_BEEP_10S = Wave(10.0, ((0.0, 1.0),), "1 s beep every 10 s")
 
@@ -134,5 +134,5 @@ def legend() -> list[str]:
         parts = [f"{lamp} {wave.words}" for lamp, wave in
                  (("green", pattern.green), ("amber", pattern.amber), ("red", pattern.red),
                   ("buzzer", pattern.buzzer)) if wave]
-        lines.append(f"{pattern.name:<17} {', '.join(parts) or 'all off':<60} {pattern.meaning}")
+        lines.append(f"{pattern.name:<17} {', '.join(parts) or 'all off'} -- {pattern.meaning}")
     return lines

@@ -1,0 +1,122 @@
+"""`tablectl selftest` end to end on the mocks: a scripted technician, mock pins driven by the walk's requests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from drivers.gpio.clock import FakeClock
+from drivers.gpio.config import load_device_config
+from drivers.gpio.sim import simulate
+from drivers.selftest import SimulatedTechnician, Step, new_watcher, run_selftest
+from tests.tablectl import run_tablectl
+
+ROOT = Path(__file__).resolve().parents[3]
+BUILDS = sorted((ROOT / "hw").glob("*.toml"))
+
+
+def walk(build: str, technician_class=SimulatedTechnician, **kwargs):
+    watcher, clock = new_watcher(), FakeClock()
+    sim = simulate(load_device_config(ROOT / "hw" / f"{build}.toml"), watcher)
+    technician = technician_class(sim.devices, sim.hands, clock, **kwargs)
+    try:
+        return run_selftest(sim.devices, watcher, technician, clock, timeout=5.0), technician
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("path", BUILDS, ids=[p.stem for p in BUILDS])
+def test_every_build_passes_with_a_diligent_technician(path):
+    report, technician = walk(path.stem)
+    assert report.ok, report.lines()
+    config = load_device_config(path)
+    devices_checked = {c.device for c in report.checks}
+    assert "tower" in devices_checked and "buttons" in devices_checked
+    assert sum(c.device == "buttons" for c in report.checks) == len(config.buttons)
+    if config.puck:
+        assert sum(c.device == "puck" for c in report.checks) == len(config.puck.sensors)
+    assert any("Tower light legend" in said for said in technician.said)
+
+
+def test_a_step_left_undone_is_reported_and_the_walk_goes_on():
+    report, _ = walk("bj-burn-7", skip=frozenset({("buttons", "stand"), ("puck", "3")}))
+    failed = [c.line() for c in report.checks if not c.ok]
+    assert failed == ["FAIL buttons stand: not pressed within 5 s", "FAIL puck box 3: not sensed within 5 s"]
+    assert report.lines()[-1] == "selftest: 2 of 22 checks failed"
+    assert any(c.target == "box 4" and c.ok for c in report.checks)
+
+
+class SwappedWires(SimulatedTechnician):
+    """Presses DOUBLE when asked for STAND, and puts the puck in box 5 when asked for box 4 (as swapped wires do)."""
+
+    def do(self, step: Step) -> None:
+        swaps = {("buttons", "stand"): "double", ("puck", "4"): "5"}
+        target = swaps.get((step.device, step.target), step.target)
+        super().do(Step(step.kind, step.device, target, step.text))
+
+
+def test_swapped_wires_are_named():
+    report, _ = walk("bj-burn-11", technician_class=SwappedWires)
+    failed = {c.target: c.detail for c in report.checks if not c.ok}
+    assert failed["stand"] == "not pressed; double came instead (wires swapped?)"
+    assert failed["box 4"] == "not sensed; sensed at box 5 instead (wires swapped?)"
+
+
+class BlindToRed(SimulatedTechnician):
+    def _see(self, step: Step) -> bool:
+        return False if (step.device, step.target) == ("tower", "red") else super()._see(step)
+
+
+def test_a_lamp_not_seen_fails_its_check_only():
+    report, _ = walk("bj-burn-7", technician_class=BlindToRed)
+    assert [c.line() for c in report.checks if not c.ok] == ["FAIL tower red: technician did not see it"]
+
+
+def test_simulated_eyes_really_look_at_the_outputs():
+    """The simulated technician answers from the mock pins and dummy displays, not from the question."""
+    watcher, clock = new_watcher(), FakeClock()
+    sim = simulate(load_device_config(ROOT / "hw" / "bj-burn-7.toml"), watcher)
+    technician = SimulatedTechnician(sim.devices, sim.hands, clock)
+    sim.devices.tower.test_lamp("amber")
+    assert not technician.look(Step("look", "tower", "red", "red?"))
+    assert technician.look(Step("look", "tower", "amber", "amber?"))
+    sim.devices.jackpot.show_text("12345678")
+    assert not technician.look(Step("look", "jackpot", "x", "?", "8.8.8.8.8.8.8.8."))
+    sim.close()
+
+
+def test_progressive_slots_lamps_and_lock_in_the_walk():
+    report, _ = walk("progressive-7")
+    lines = [c.line() for c in report.checks if c.device == "progressive"]
+    assert "ok   progressive lamp 7: lit" in lines
+    assert lines[-1] == "ok   progressive lock: locked boxes 1, 2, 3, 4, 5, 6, 7"
+
+
+def test_cli_simulated_walk_passes():
+    done = run_tablectl("selftest", "hw/bj-burn-11.toml", "--simulate")
+    assert done.returncode == 0, done.stderr
+    assert "Put the puck in the burn circle of box 11." in done.stdout
+    assert done.stdout.strip().endswith("selftest: all devices passed")
+
+
+def test_cli_reports_failure_with_exit_1_and_json():
+    done = run_tablectl("selftest", "hw/progressive-7.toml", "--simulate", "--simulate-miss", "presence:3 ante",
+                        "--timeout", "2", "--json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["ok"] is False
+    assert [c for c in report["checks"] if not c["ok"]] == [
+        {"device": "presence", "target": "box 3 ante", "ok": False, "detail": "not sensed within 2 s"}]
+    assert "Cover the ante sensor of box 3" in done.stderr
+
+
+def test_cli_bad_pin_map_is_one_line_exit_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[build]\nbuses = ["spi0"]\n[buttons.stand]\npin = 8\n', encoding="utf-8")
+    done = run_tablectl("selftest", str(bad), "--simulate")
+    assert done.returncode == 2
+    assert done.stderr == (f"tablectl: {bad}: GPIO8 (header pin 24) is used twice: SPI0 CE0 "
+                           f"(the bus is enabled in build.buses) and buttons.stand\n")
+    assert run_tablectl("selftest", "hw/bj-burn-7.toml", "--simulate-miss", "x").returncode == 2
