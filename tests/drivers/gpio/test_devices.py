@@ -62,5 +62,6 @@ def test_tower_and_displays_are_driven_by_update():
     assert sim.hands.tower_lit() == ("green",)
     sim.devices.update(0.6)
     assert sim.hands.tower_lit() == ()
-    assert sim.devices.deadline() is None
+    # no puck anywhere since the first update: the puck fault is due 5 s later
+    assert sim.devices.deadline() == 5.6
     sim.close()
