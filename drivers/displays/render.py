@@ -88,3 +88,22 @@ def write_gif(frames: list[Image.Image], path: str | Path, frame_ms: int) -> Non
 def sample(frame_at: Callable[[float], Image.Image], seconds: float, fps: int) -> list[Image.Image]:
     """Frames of ``frame_at(t)`` for ``t`` from 0 to ``seconds`` (exclusive) at ``fps``."""
     return [frame_at(i / fps) for i in range(int(seconds * fps))]
+
+
+TOWER_COLOURS = {"red": (255, 40, 20), "amber": (255, 170, 0), "green": (40, 220, 60)}
+
+
+def render_tower(state: dict[str, bool], scale: int = 2) -> Image.Image:
+    """A tower light (red on top, amber, green) and a buzzer mark beside it, as ``state`` says."""
+    out = Image.new("RGB", (44 * scale, 70 * scale), BACKGROUND)
+    draw = ImageDraw.Draw(out)
+    for i, lamp in enumerate(("red", "amber", "green")):
+        colour = TOWER_COLOURS[lamp] if state.get(lamp) else tuple(c // 6 for c in TOWER_COLOURS[lamp])
+        draw.rectangle((4 * scale, (4 + i * 20) * scale, 24 * scale, (22 + i * 20) * scale), fill=colour)
+    draw.rectangle((12 * scale, 64 * scale, 16 * scale, 70 * scale), fill=(90, 90, 90))
+    buzz = (235, 235, 235) if state.get("buzzer") else (50, 50, 50)
+    draw.polygon([(30 * scale, 8 * scale), (34 * scale, 8 * scale), (38 * scale, 4 * scale),
+                  (38 * scale, 16 * scale), (34 * scale, 12 * scale), (30 * scale, 12 * scale)], fill=buzz)
+    if state.get("buzzer"):
+        draw.arc((36 * scale, 4 * scale, 43 * scale, 16 * scale), -60, 60, fill=buzz, width=scale)
+    return out
