@@ -133,22 +133,36 @@ class Timing:
         return self.hold + (strip_width - width) / self.speed + self.hold
 
 
+class Layout:
+    """The rendered pages of one content at one width, with their durations (computed once per ``show``)."""
+
+    def __init__(self, content: SignContent, width: int, timing: Timing = Timing()) -> None:
+        self.width = width
+        self.timing = timing
+        self.strips = items(content)
+        self.durations = [timing.duration(s.width, width) for s in self.strips]
+        self.cycle = sum(self.durations)
+
+    def frame(self, t: float) -> Image.Image:
+        """The 1-bit image shown ``t`` seconds after the content was shown."""
+        local = t % self.cycle
+        strip = self.strips[-1]
+        for strip, duration in zip(self.strips, self.durations):
+            if local < duration:
+                break
+            local -= duration
+        frame = Image.new("1", (self.width, 8))
+        if strip.width <= self.width:
+            frame.paste(strip, ((self.width - strip.width) // 2, 0))
+        else:
+            offset = min(strip.width - self.width, max(0, int((local - self.timing.hold) * self.timing.speed)))
+            frame.paste(strip.crop((offset, 0, offset + self.width, 8)), (0, 0))
+        return frame
+
+
 def frame_at(content: SignContent, width: int, t: float, timing: Timing = Timing()) -> Image.Image:
     """The 1-bit image the sign shows ``t`` seconds after ``content`` was shown."""
-    strips = items(content)
-    durations = [timing.duration(s.width, width) for s in strips]
-    local = t % sum(durations)
-    for strip, duration in zip(strips, durations):
-        if local < duration:
-            break
-        local -= duration
-    frame = Image.new("1", (width, 8))
-    if strip.width <= width:
-        frame.paste(strip, ((width - strip.width) // 2, 0))
-    else:
-        offset = min(strip.width - width, max(0, int((local - timing.hold) * timing.speed)))
-        frame.paste(strip.crop((offset, 0, offset + width, 8)), (0, 0))
-    return frame
+    return Layout(content, width, timing).frame(t)
 
 
 def cycle_length(content: SignContent, width: int, timing: Timing = Timing()) -> float:
@@ -165,25 +179,27 @@ class Sign:
         self.device = device
         self.timing = timing
         self.content: SignContent | None = None
+        self._layout: Layout | None = None
         self._started = 0.0
         self._last: bytes | None = None
 
     def show(self, content: SignContent, now: float) -> None:
         """Show ``content``; showing the same content again does not restart the paging."""
         if content != self.content:
+            self._layout = Layout(content, self.device.width, self.timing)
             self.content = content
             self._started = now
         self.update(now)
 
     def show_image(self, image: Image.Image) -> None:
         """Self-test: show a fixed image until the next ``show``."""
-        self.content = None
+        self.content = self._layout = None
         self._draw(image.convert("1"))
 
     def update(self, now: float) -> None:
-        if self.content is None:
+        if self._layout is None:
             return
-        self._draw(frame_at(self.content, self.device.width, now - self._started, self.timing))
+        self._draw(self._layout.frame(now - self._started))
 
     def _draw(self, image: Image.Image) -> None:
         data = image.tobytes()

@@ -120,3 +120,40 @@ def test_cli_bad_pin_map_is_one_line_exit_2(tmp_path):
     assert done.stderr == (f"tablectl: {bad}: GPIO8 (header pin 24) is used twice: SPI0 CE0 "
                            f"(the bus is enabled in build.buses) and buttons.stand\n")
     assert run_tablectl("selftest", "hw/bj-burn-7.toml", "--simulate-miss", "x").returncode == 2
+
+
+def test_console_technician_reads_y_and_n_and_asks_again_on_anything_else():
+    from drivers.selftest import ConsoleTechnician
+
+    answers = iter(["maybe", "y", "N", "ja", ""])
+    written: list[str] = []
+
+    def read(prompt: str) -> str:
+        written.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    tech = ConsoleTechnician(read=read, write=written.append)
+    step = Step("look", "tower", "red", "Is the RED lamp lit, and no other?")
+    assert tech.look(step) is True
+    assert "Please answer y or n." in written
+    assert tech.look(step) is False
+    assert tech.look(step) is True
+    assert tech.look(step) is False  # "" is asked again, then end of input counts as no
+    assert written[0] == "Is the RED lamp lit, and no other? [y/n] "
+
+
+def test_console_walk_on_mocks_with_nobody_pressing_reports_every_input_missing():
+    from drivers.selftest import ConsoleTechnician
+
+    watcher, clock = new_watcher(), FakeClock()
+    sim = simulate(load_device_config(ROOT / "hw" / "bj-burn-7.toml"), watcher)
+    tech = ConsoleTechnician(read=lambda prompt: "y", write=lambda text: None)
+    report = run_selftest(sim.devices, watcher, tech, clock, timeout=1.0)
+    sim.close()
+    failed = [c for c in report.checks if not c.ok]
+    assert {c.device for c in failed} == {"buttons", "puck"}
+    assert len(failed) == 6 + 7
+    assert clock.now() == pytest.approx(13.0, abs=0.2)  # one second per missing input
