@@ -2,8 +2,9 @@
 
 ASCII is drawn in luma's 5x7 LCD font (one-LED strokes: narrow, so more fits,
 and readable in inverse); ä, ö, ü and å are that font's a, o, u with their
-marks added in the free top row; any other character comes from luma's
-bold CP437 font (Å, Ä, Ö, æ, ø...), and a character CP437 lacks is drawn as ``?``.
+marks added in the free top row; the Nordic capitals and æ, ø are drawn here
+in the same style (``_DRAWN``); any other character comes from luma's bold
+CP437 font, and a character CP437 lacks is drawn as ``?``.
 """
 
 from __future__ import annotations
@@ -16,10 +17,31 @@ _THIN = proportional(LCD_FONT)
 _MARKS = {"ä": ("a", (1, 3)), "ö": ("o", (1, 3)), "ü": ("u", (1, 3)), "å": ("a", (2,))}
 """Letter -> (base letter, columns that get a dot in the top row)."""
 
+_DRAWN_ROWS = {
+    "Ä": (".#.#.", ".....", ".###.", "#...#", "#...#", "#####", "#...#", "#...#"),
+    "Ö": (".#.#.", ".....", ".###.", "#...#", "#...#", "#...#", "#...#", ".###."),
+    "Ü": (".#.#.", ".....", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."),
+    "Å": ("..#..", ".#.#.", "..#..", ".###.", "#...#", "#####", "#...#", "#...#"),
+    "Æ": (".####", "#.#..", "#.#..", "#.###", "###..", "#.#..", "#.###", "....."),
+    "Ø": (".###.", "#..##", "#.#.#", "#.#.#", "#.#.#", "##..#", ".###.", "....."),
+    "æ": (".....", ".....", "##.#.", "..#.#", ".####", "#.#..", ".#.##", "....."),
+    "ø": (".....", ".....", ".###.", "#..##", "#.#.#", "##..#", ".###.", "....."),
+}
+
+
+def _columns(rows: tuple[str, ...]) -> list[int]:
+    return [sum(1 << y for y, row in enumerate(rows) if row[x] == "#") for x in range(len(rows[0]))] + [0]
+
+
+_DRAWN = {ch: _columns(rows) for ch, rows in _DRAWN_ROWS.items()}
+"""Letters drawn here, 5 columns each, in the thin font's style (rows top to bottom)."""
+
 
 def _glyph(ch: str) -> list[int]:
     if " " <= ch < "\x7f":
         return list(_THIN[ord(ch)])
+    if ch in _DRAWN:
+        return list(_DRAWN[ch])
     if ch in _MARKS:
         base, dots = _MARKS[ch]
         columns = list(_THIN[ord(base)])
@@ -29,7 +51,7 @@ def _glyph(ch: str) -> list[int]:
     try:
         code = ch.encode("cp437")[0]
     except UnicodeEncodeError:
-        code = ord("?")
+        return list(_THIN[ord("?")])
     return list(_BOLD[code])
 
 

@@ -7,7 +7,7 @@ from luma.core.device import dummy
 
 from drivers.displays import examples
 from drivers.displays.font import text_width
-from drivers.displays.sign import (ResultMark, Sign, SignContent, SpotLimit, Timing, cycle_length,
+from drivers.displays.sign import (ResultMark, Sign, SignContent, Timing, cycle_length,
                                    format_amount, frame_at, items, selftest_patterns)
 from tests.drivers.displays.conftest import check_reference
 
@@ -120,3 +120,12 @@ def test_selftest_patterns_on_the_device():
     check_reference(device.image, "sign-selftest-checker")
     s.show_image(patterns[2][1])
     check_reference(device.image, "sign-selftest-text")
+
+
+def test_nordic_letters_have_their_own_glyphs():
+    from drivers.displays.font import glyph_columns
+
+    assert glyph_columns("Ö") != glyph_columns("O") and glyph_columns("ä") != glyph_columns("a")
+    assert glyph_columns("ä")[1] & 1 and not glyph_columns("a")[1] & 1  # the dots sit in the top row
+    assert all(len(glyph_columns(ch)) == 6 for ch in "ÄÖÜÅÆØæø")
+    assert glyph_columns("\u4e2d") == glyph_columns("?")  # not in CP437: a question mark

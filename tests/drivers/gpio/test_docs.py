@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs" / "devices"
 
 
-def test_wiring_md_matches_the_pin_maps(tmp_path, monkeypatch):
+def test_wiring_md_matches_the_pin_maps():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import device_docs
