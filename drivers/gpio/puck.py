@@ -26,10 +26,9 @@ class PuckSensors:
         self._inputs = {seat: DebouncedInput(line, settle) for seat, line in sorted(sensors.items())}
         self._fault_after = fault_after
         self._seats: tuple[int, ...] | None = None  # None until the first update
-        self._since = 0.0
+        self._bad_since: float | None = None  # when the sensors last stopped agreeing on one box
         self._reported_seat: int | None = None
-        self._fault_pending = False  # a wrong set of boxes is being timed, not yet reported
-        self._faulted = False  # a fault was reported since the last PuckSensed
+        self._faulted = False  # a fault was reported in the current episode
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -40,16 +39,18 @@ class PuckSensors:
         for inp in self._inputs.values():
             inp.poll(now)
         seats = self.seats
+        first = self._seats is None
         if seats != self._seats:
             self._seats = seats
-            self._since = now
-            self._fault_pending = len(seats) != 1
-            if len(seats) == 1 and (seats[0] != self._reported_seat or self._faulted):
-                self._reported_seat = seats[0]
-                self._faulted = False
-                self._sink(PuckSensed(seats[0]))
-        if self._fault_pending and now - self._since >= self._fault_after:
-            self._fault_pending = False
+            if len(seats) == 1:
+                self._bad_since = None
+                if seats[0] != self._reported_seat or self._faulted:
+                    self._reported_seat = seats[0]
+                    self._faulted = False
+                    self._sink(PuckSensed(seats[0]))
+            elif first or self._bad_since is None:
+                self._bad_since = now
+        if self._bad_since is not None and not self._faulted and now - self._bad_since >= self._fault_after:
             self._faulted = True
             if seats:
                 listed = ", ".join(str(s) for s in seats)
@@ -60,6 +61,6 @@ class PuckSensors:
 
     def deadline(self) -> float | None:
         times = [inp.deadline() for inp in self._inputs.values()]
-        if self._fault_pending:
-            times.append(self._since + self._fault_after)
+        if self._bad_since is not None and not self._faulted:
+            times.append(self._bad_since + self._fault_after)
         return earliest(*times)

@@ -136,3 +136,24 @@ def test_progressive_slots_lamps_and_lock(events):
     slots.unlock(1.2)
     assert events[-1] == SlotsUnlocked()
     assert lamps() == [True, True, False]
+
+
+def test_a_flickering_wrong_set_does_not_postpone_the_fault_and_reports_once(factory, events):
+    puck = puck_on_gpio(factory, events, fault_after=2.0)
+    factory.pin(4).drive_low()
+    run(puck, 0.0, 0.5)
+    factory.pin(4).drive_high()  # lifted at 0.5: none
+    run(puck, 0.51, 1.5)
+    factory.pin(12).drive_low()
+    factory.pin(16).drive_low()  # two circles at 1.5
+    run(puck, 1.51, 2.4)
+    assert events == [PuckSensed(1)]
+    run(puck, 2.41, 2.6)  # 2 s after the lift, not after the change to two circles
+    assert events == [PuckSensed(1), PuckFault("the puck is sensed at several boxes (2, 3) for 2 s", (2, 3))]
+    factory.pin(12).drive_high()
+    factory.pin(16).drive_high()  # back to none: same episode, no second fault
+    run(puck, 2.61, 8.0)
+    assert len(events) == 2
+    factory.pin(16).drive_low()
+    run(puck, 8.01, 8.5)
+    assert events[-1] == PuckSensed(3)
