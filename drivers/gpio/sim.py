@@ -10,7 +10,7 @@ the displays show). Used by ``tablectl selftest --simulate`` and the tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from drivers.gpio.config import DeviceConfig, PinRef
 from drivers.gpio.devices import Devices, build_devices, simulated_displays
@@ -30,13 +30,13 @@ class Simulation:
         self.factory.close()
 
 
-def simulate(config: DeviceConfig, sink: EventSink) -> Simulation:
+def simulate(config: DeviceConfig, sink: EventSink, wake: Callable[[], None] | None = None) -> Simulation:
     from gpiozero.pins.mock import MockFactory
 
     factory = MockFactory()
     bus = FakeMcp23017Bus(tuple(e.address for e in config.expanders))
     sign, jackpot = simulated_displays(config)
-    devices = build_devices(config, sink, factory, bus, sign, jackpot)
+    devices = build_devices(config, sink, factory, bus, sign, jackpot, wake=wake)
     return Simulation(devices, factory, bus, Hands(config, factory, bus))
 
 
