@@ -313,5 +313,17 @@ def run_selftest(devices: Devices, watcher: _Watcher | Any, technician: Technici
     return Report(tuple(checks))
 
 
+def action_targets(config: Any) -> list[tuple[str, str]]:
+    """Every (device, target) the walk asks a technician to act on, in walk order."""
+    out = [("buttons", b.name) for b in config.buttons]
+    if config.puck:
+        out.extend(("puck", str(seat)) for seat in range(1, len(config.puck.sensors) + 1))
+    if config.presence:
+        out.extend(("presence", f"{s.seat} {s.spot}") for s in config.presence.sensors)
+    if config.progressive:
+        out.extend(("progressive", str(seat)) for seat in range(1, len(config.progressive.sensors) + 1))
+    return out
+
+
 def new_watcher() -> _Watcher:
     return _Watcher()

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drivers.gpio.clock import FakeClock, MonotonicClock
-    from drivers.selftest import ConsoleTechnician, SimulatedTechnician, new_watcher, run_selftest
+    from drivers.selftest import ConsoleTechnician, SimulatedTechnician, action_targets, new_watcher, run_selftest
 
     try:
         config = load_device_config(args.pinmap)
@@ -49,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         device, sep, target = miss.partition(":")
         if not sep or not args.simulate:
             raise UsageError(f"--simulate-miss {miss!r}: expected DEVICE:TARGET, together with --simulate")
+        if (device, target) not in action_targets(config):
+            known = ", ".join(f"{d}:{t}" for d, t in action_targets(config))
+            raise UsageError(f"--simulate-miss {miss!r}: {config.name} has no such step (steps: {known})")
         misses.add((device, target))
     out = sys.stderr if args.json else sys.stdout
 

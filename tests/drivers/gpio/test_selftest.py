@@ -120,6 +120,10 @@ def test_cli_bad_pin_map_is_one_line_exit_2(tmp_path):
     assert done.stderr == (f"tablectl: {bad}: GPIO8 (header pin 24) is used twice: SPI0 CE0 "
                            f"(the bus is enabled in build.buses) and buttons.stand\n")
     assert run_tablectl("selftest", "hw/bj-burn-7.toml", "--simulate-miss", "x").returncode == 2
+    typo = run_tablectl("selftest", "hw/bj-burn-7.toml", "--simulate", "--simulate-miss", "buttons:stnd")
+    assert typo.returncode == 2
+    assert typo.stderr.startswith("tablectl: --simulate-miss 'buttons:stnd': bj-burn-7 has no such step (steps: "
+                                  "buttons:no_more_bets, buttons:stand,")
 
 
 def test_console_technician_reads_y_and_n_and_asks_again_on_anything_else():
