@@ -6,7 +6,7 @@ import pytest
 from luma.core.device import dummy
 
 from drivers.displays.jackpot import JackpotDisplay, image_segments, meter_text, segment_image, segments
-from tests.drivers.displays.conftest import check_reference
+from tests.drivers.displays.reference_images import check_reference
 
 
 def display(**kwargs) -> tuple[JackpotDisplay, dummy]:

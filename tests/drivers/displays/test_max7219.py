@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from luma.led_matrix.device import max7219
 
 from drivers.displays import examples
 from drivers.displays.jackpot import JackpotDisplay, segments
 from drivers.displays.sign import Sign
+
+# luma.led_matrix 1.9's max7219.display() calls Image.getdata(), deprecated in Pillow 13 (its warning, not ours)
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
 
 
 class RecordingSerial:

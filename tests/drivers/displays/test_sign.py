@@ -9,7 +9,7 @@ from drivers.displays import examples
 from drivers.displays.font import text_width
 from drivers.displays.sign import (ResultMark, Sign, SignContent, Timing, cycle_length,
                                    format_amount, frame_at, items, selftest_patterns)
-from tests.drivers.displays.conftest import check_reference
+from tests.drivers.displays.reference_images import check_reference
 
 WIDTH = 64
 
