@@ -1,6 +1,6 @@
 """How long one loop tick of the GPIO and display drivers takes, per hardware build, on the mocks.
 
-    /work/venv/bin/python bench/gpio_tick.py
+    python bench/gpio_tick.py
 
 Prints JSON: microseconds per ``Devices.update(now)`` (every input debounced,
 the expanders read from the fake bus, the tower, sign and jackpot redrawn) and

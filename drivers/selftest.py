@@ -173,8 +173,8 @@ class SimulatedTechnician:
             at(now + 0.2, lambda: hands.chip(int(step.target), True))
 
 
-class _Watcher:
-    """Collects the events the devices report while the walk waits."""
+class EventLog:
+    """The devices' sink during a self-test: keeps every event so the walk can look for the one it asked for."""
 
     def __init__(self) -> None:
         self.events: list[DriverEvent] = []
@@ -183,7 +183,7 @@ class _Watcher:
         self.events.append(event)
 
 
-def run_selftest(devices: Devices, watcher: _Watcher | Any, technician: Technician, clock: Clock,
+def run_selftest(devices: Devices, watcher: EventLog, technician: Technician, clock: Clock,
                  timeout: float = 20.0, poll: float = 0.01) -> Report:
     """Walk every device of ``devices``; ``watcher.events`` is the list the devices' sink appends to."""
     checks: list[Check] = []
@@ -323,7 +323,3 @@ def action_targets(config: Any) -> list[tuple[str, str]]:
     if config.progressive:
         out.extend(("progressive", str(seat)) for seat in range(1, len(config.progressive.sensors) + 1))
     return out
-
-
-def new_watcher() -> _Watcher:
-    return _Watcher()

@@ -1,6 +1,6 @@
 """Write the device docs' pictures (docs/devices/img/) and the wiring tables (docs/devices/wiring.md).
 
-    /work/venv/bin/python tools/device_docs.py
+    python tools/device_docs.py
 
 The pictures come from the same drivers and frame functions the tests check
 against tests/drivers/displays/reference/; the wiring tables from hw/*.toml

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drivers.gpio.clock import FakeClock, MonotonicClock
-    from drivers.selftest import ConsoleTechnician, SimulatedTechnician, action_targets, new_watcher, run_selftest
+    from drivers.selftest import ConsoleTechnician, EventLog, SimulatedTechnician, action_targets, run_selftest
 
     try:
         config = load_device_config(args.pinmap)
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     def write(text: str) -> None:
         print(text, file=out, flush=True)
 
-    watcher = new_watcher()
+    watcher = EventLog()
     if args.simulate:
         from drivers.gpio.sim import simulate
 

@@ -10,7 +10,7 @@ import pytest
 from drivers.gpio.clock import FakeClock
 from drivers.gpio.config import load_device_config
 from drivers.gpio.sim import simulate
-from drivers.selftest import SimulatedTechnician, Step, new_watcher, run_selftest
+from drivers.selftest import EventLog, SimulatedTechnician, Step, run_selftest
 from tests.tablectl import run_tablectl
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -18,7 +18,7 @@ BUILDS = sorted((ROOT / "hw").glob("*.toml"))
 
 
 def walk(build: str, technician_class=SimulatedTechnician, **kwargs):
-    watcher, clock = new_watcher(), FakeClock()
+    watcher, clock = EventLog(), FakeClock()
     sim = simulate(load_device_config(ROOT / "hw" / f"{build}.toml"), watcher)
     technician = technician_class(sim.devices, sim.hands, clock, **kwargs)
     try:
@@ -76,7 +76,7 @@ def test_a_lamp_not_seen_fails_its_check_only():
 
 def test_simulated_eyes_really_look_at_the_outputs():
     """The simulated technician answers from the mock pins and dummy displays, not from the question."""
-    watcher, clock = new_watcher(), FakeClock()
+    watcher, clock = EventLog(), FakeClock()
     sim = simulate(load_device_config(ROOT / "hw" / "bj-burn-7.toml"), watcher)
     technician = SimulatedTechnician(sim.devices, sim.hands, clock)
     sim.devices.tower.test_lamp("amber")
@@ -152,7 +152,7 @@ def test_console_technician_reads_y_and_n_and_asks_again_on_anything_else():
 def test_console_walk_on_mocks_with_nobody_pressing_reports_every_input_missing():
     from drivers.selftest import ConsoleTechnician
 
-    watcher, clock = new_watcher(), FakeClock()
+    watcher, clock = EventLog(), FakeClock()
     sim = simulate(load_device_config(ROOT / "hw" / "bj-burn-7.toml"), watcher)
     tech = ConsoleTechnician(read=lambda prompt: "y", write=lambda text: None)
     report = run_selftest(sim.devices, watcher, tech, clock, timeout=1.0)
