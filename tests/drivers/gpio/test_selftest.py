@@ -44,7 +44,7 @@ def test_a_step_left_undone_is_reported_and_the_walk_goes_on():
     report, _ = walk("bj-burn-7", skip=frozenset({("buttons", "stand"), ("puck", "3")}))
     failed = [c.line() for c in report.checks if not c.ok]
     assert failed == ["FAIL buttons stand: not pressed within 5 s", "FAIL puck box 3: not sensed within 5 s"]
-    assert report.lines()[-1] == "selftest: 2 of 22 checks failed"
+    assert report.lines()[-1] == "selftest: 2 of 23 checks failed"
     assert any(c.target == "box 4" and c.ok for c in report.checks)
 
 
@@ -159,5 +159,5 @@ def test_console_walk_on_mocks_with_nobody_pressing_reports_every_input_missing(
     sim.close()
     failed = [c for c in report.checks if not c.ok]
     assert {c.device for c in failed} == {"buttons", "puck"}
-    assert len(failed) == 6 + 7
-    assert clock.now() == pytest.approx(13.0, abs=0.2)  # one second per missing input
+    assert len(failed) == 7 + 7  # 7 buttons, 7 circles
+    assert clock.now() == pytest.approx(14.0, abs=0.2)  # one second per missing input
