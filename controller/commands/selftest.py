@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
         technician = ConsoleTechnician(read=lambda prompt: input(prompt), write=write)
     try:
         report = run_selftest(devices, watcher, technician, clock, timeout=args.timeout)
+    except OSError as exc:  # a bus failed while a test picture or lamp was being written
+        print(f"tablectl: selftest: a device stopped answering: {exc}", file=sys.stderr)
+        return 1
     finally:
         closer()
     if args.json:

@@ -87,14 +87,17 @@ class JackpotDisplay:
         self._since = 0.0
         self._last: bytes | None = None
         self._fixed: str | None = None
+        self._shown = False
 
     def show(self, amount: int, state: str, now: float) -> None:
+        """Set what to show from the next ``update`` (which talks to the chip); refuses a bad state or amount."""
         if state not in STATES:
             raise ValueError(f"unknown jackpot display state {state!r} (known: {', '.join(STATES)})")
         if amount < 0:
             raise ValueError("a jackpot meter is never negative")
         self._fixed = None
-        if self._last is None:  # the first value after start is shown at once, not rolled up from zero
+        if not self._shown:  # the first value after start is shown at once, not rolled up from zero
+            self._shown = True
             self.amount = self._from = amount
         if amount != self.amount:
             shown = self.value_at(now)
@@ -105,7 +108,6 @@ class JackpotDisplay:
             self.state = state
             if state != "ok":
                 self._since = now
-        self.update(now)
 
     def show_text(self, text: str) -> None:
         """Self-test: show ``text`` (``8.8.8.8.8.8.8.8.`` lights every segment) until the next ``show``."""
@@ -139,5 +141,5 @@ class JackpotDisplay:
     def _draw(self, text: str) -> None:
         data = segments(text)
         if data != self._last:
-            self._last = data
             self.device.display(segment_image(data).convert(self.device.mode))
+            self._last = data  # only once sent: a failed write is tried again on the next update

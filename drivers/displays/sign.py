@@ -184,12 +184,11 @@ class Sign:
         self._last: bytes | None = None
 
     def show(self, content: SignContent, now: float) -> None:
-        """Show ``content``; showing the same content again does not restart the paging."""
+        """Show ``content`` from the next ``update`` (which talks to the chips); the same content does not restart."""
         if content != self.content:
             self._layout = Layout(content, self.device.width, self.timing)
             self.content = content
             self._started = now
-        self.update(now)
 
     def show_image(self, image: Image.Image) -> None:
         """Self-test: show a fixed image until the next ``show``."""
@@ -204,8 +203,8 @@ class Sign:
     def _draw(self, image: Image.Image) -> None:
         data = image.tobytes()
         if data != self._last:  # only talk to the chips when the picture changes
-            self._last = data
             self.device.display(image.convert(self.device.mode))
+            self._last = data  # only once sent: a failed write is tried again on the next update
 
 
 def selftest_patterns(width: int) -> list[tuple[str, Image.Image]]:

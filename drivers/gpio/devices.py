@@ -22,7 +22,7 @@ from typing import Any, Callable
 from drivers.gpio.buttons import ButtonBank
 from drivers.gpio.config import DeviceConfig, PinRef
 from drivers.gpio.debounce import earliest
-from drivers.gpio.events import ButtonPressed, DeviceFault, DriverEvent, EventSink
+from drivers.gpio.events import ButtonPressed, DeviceFault, DeviceRecovered, DriverEvent, EventSink
 from drivers.gpio.lines import ExpanderInput, ExpanderOutput, GpioInput, GpioOutput, InputLine, OutputLine
 from drivers.gpio.mcp23017 import ExpanderError, Mcp23017
 from drivers.gpio.puck import PuckSensors
@@ -55,23 +55,52 @@ class Devices:
         self.sink(event)
 
     def update(self, now: float) -> None:
-        """Read the expanders, then every input device; then redraw the outputs for ``now``."""
+        """Read the expanders, then every input device; then redraw the outputs for ``now``.
+
+        A device whose bus fails (an expander that does not answer, an SPI
+        write that fails) is reported once as ``DeviceFault`` and skipped; when
+        it works again, ``DeviceRecovered``. Nothing here raises for a bus error.
+        """
         for name, chip in self.expanders.items():
-            try:
-                chip.refresh()
-                self._faulted.discard(name)
-            except ExpanderError as exc:
-                if name not in self._faulted:
-                    self._faulted.add(name)
-                    self.sink(DeviceFault(f"expander {name}", str(exc)))
+            self._guard(f"expander {name}", chip.refresh)
         if self.buttons:
-            self._lock_pressed = False
-            self.buttons.update(now)
-            if self.progressive and self._lock_pressed:
-                self.progressive.lock(now)
-        for device in (self.puck, self.presence, self.progressive, self.tower, self.sign, self.jackpot):
+            self._guard("buttons", lambda: self._update_buttons(now))
+        for name in ("puck", "presence", "progressive", "tower", "sign", "jackpot"):
+            device = getattr(self, name)
             if device is not None:
-                device.update(now)
+                self._guard(name, lambda d=device: d.update(now))
+
+    def _update_buttons(self, now: float) -> None:
+        assert self.buttons is not None
+        self._lock_pressed = False
+        self.buttons.update(now)
+        if self.progressive and self._lock_pressed:
+            self.progressive.lock(now)
+
+    def _guard(self, name: str, action: Callable[[], object]) -> None:
+        """Run one device's update; a bus error is a ``DeviceFault`` (once), success after one a ``DeviceRecovered``.
+
+        An expander error met while updating a device on that expander (a slot
+        lamp write) is left to the expander's own refresh, which reports the
+        fault and the recovery: the device's update proves nothing either way.
+        """
+        try:
+            action()
+        except ExpanderError as exc:
+            if name.startswith("expander "):
+                self._fault(name, exc)
+            return
+        except OSError as exc:  # spidev and smbus errors of a display
+            self._fault(name, exc)
+            return
+        if name in self._faulted:
+            self._faulted.discard(name)
+            self.sink(DeviceRecovered(name))
+
+    def _fault(self, name: str, exc: OSError) -> None:
+        if name not in self._faulted:
+            self._faulted.add(name)
+            self.sink(DeviceFault(name, str(exc)))
 
     def deadline(self) -> float | None:
         """The next time ``update`` must run even without a wake-up (the periodic tick aside)."""
@@ -79,8 +108,13 @@ class Devices:
                           if d is not None))
 
     def close(self) -> None:
-        if self.tower:
-            self.tower.close()
+        """Everything off (lamps, buzzer), then release the pins."""
+        for device in (self.tower, self.progressive):
+            if device is not None:
+                try:
+                    device.close()
+                except OSError:
+                    pass  # the bus is gone: nothing more to switch off
         for closer in reversed(self._closers):
             closer()
 

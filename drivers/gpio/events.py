@@ -79,14 +79,21 @@ class SlotsUnlocked:
 
 @dataclass(frozen=True, slots=True)
 class DeviceFault:
-    """A device stopped answering (for example the I/O expander on I2C); ``device`` names it as configured."""
+    """A device stopped answering (the I/O expander on I2C, a display on SPI); reported once until it recovers."""
 
     device: str
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceRecovered:
+    """A device that was reported with ``DeviceFault`` works again."""
+
+    device: str
+
+
 DriverEvent = Union[ButtonPressed, ButtonReleased, ButtonLongPress, PuckSensed, PuckFault, PresenceChanged,
-                    SlotChanged, SlotLocked, SlotsUnlocked, DeviceFault]
+                    SlotChanged, SlotLocked, SlotsUnlocked, DeviceFault, DeviceRecovered]
 
 EventSink = Callable[[DriverEvent], None]
 """What the caller gives the drivers: called with each event, on the caller's own thread (the loop)."""

@@ -93,9 +93,9 @@ class Mcp23017:
         latch = (self._latch | bit) if on else (self._latch & ~bit)
         if latch == self._latch:
             return
-        self._latch = latch
         register, value = (OLATA, latch & 0xFF) if pin < 8 else (OLATB, latch >> 8)
         self._write(register, value)
+        self._latch = latch  # only once written: a failed write is tried again next time
 
     @staticmethod
     def _bit(pin: int) -> int:

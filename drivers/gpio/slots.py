@@ -67,24 +67,26 @@ class ProgressiveSlots:
         """No more bets: the slots holding a chip now are this round's progressive bets. A second lock does nothing."""
         if self._locked is not None:
             return
-        self.update(now)
+        self._poll(now)
         self._locked = self.present()
         self._sink(SlotLocked(self._locked))
-        self._show_lamps(now)
 
     def unlock(self, now: float) -> None:
         if self._locked is None:
             return
         self._locked = None
         self._sink(SlotsUnlocked())
-        self._show_lamps(now)
 
     def update(self, now: float) -> None:
+        """Read the sensors, then set the lamps (``lock``/``unlock`` leave the lamps to the next update)."""
+        self._poll(now)
+        self._show_lamps(now)
+
+    def _poll(self, now: float) -> None:
         for seat, inp in self._inputs.items():
             changed = inp.poll(now)
             if changed is not None:
                 self._sink(SlotChanged(seat, changed, self._locked is not None))
-        self._show_lamps(now)
 
     def lamp_on(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s lamp should be lit at ``now``."""
@@ -98,6 +100,11 @@ class ProgressiveSlots:
     def _show_lamps(self, now: float) -> None:
         for seat, lamp in self._lamps.items():
             lamp.set(self.lamp_on(seat, now))
+
+    def close(self) -> None:
+        """All slot lamps off."""
+        for lamp in self._lamps.values():
+            lamp.set(False)
 
     def deadline(self) -> float | None:
         """The next debounce deadline; a blinking lamp needs the caller's periodic tick as well."""

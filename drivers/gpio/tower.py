@@ -4,9 +4,10 @@ The pit supervisor reads the table's state from across the floor, so each
 pattern differs from every other in what a glance shows: which colour, and
 whether it is steady, blinking slowly (1 Hz) or fast (4 Hz). The buzzer sounds
 only where a person must come to the table. ``show(name, now)`` picks a
-pattern; ``update(now)`` (called from the loop's periodic tick, every 50 ms or
-so) sets the lamps for the time since the pattern began, so a blink always
-starts with the lamp on and tests are deterministic.
+pattern without touching the pins; ``update(now)`` (called from the loop's
+periodic tick, every 50 ms or so) sets the lamps for the time since the
+pattern began, so a blink always starts with the lamp on and tests are
+deterministic, and a failing output is reported where the loop guards it.
 """
 
 from __future__ import annotations
@@ -95,14 +96,13 @@ class TowerLight:
         return self._pattern.name
 
     def show(self, pattern: str, now: float) -> None:
-        """Switch to ``pattern`` (a name from ``PATTERNS``); showing the current pattern again does not restart it."""
+        """Switch to ``pattern`` (a name from ``PATTERNS``) from the next ``update``; the current one does not restart."""
         if pattern not in PATTERNS:
             raise ValueError(f"unknown tower pattern {pattern!r} (known: {', '.join(PATTERNS)})")
         if pattern != self._pattern.name or self._testing:
             self._pattern = PATTERNS[pattern]
             self._started = now
         self._testing = False
-        self.update(now)
 
     def test_lamp(self, lamp: str | None) -> None:
         """Self-test: light ``lamp`` alone, steady (``None``: all off) until the next ``show``."""

@@ -41,6 +41,8 @@ def test_meter_text():
 def test_first_value_is_shown_at_once():
     jackpot, device = display()
     jackpot.show(1234567, "ok", 10.0)
+    assert device.image is None  # show() only sets the state; update() talks to the chip
+    jackpot.update(10.0)
     assert shown(device) == segments("12345.67")
     check_reference(device.image, "jackpot-ok")
 
@@ -75,6 +77,7 @@ def test_fall_after_a_hit_is_shown_at_once():
     jackpot, device = display()
     jackpot.show(5000000, "ok", 0.0)
     jackpot.show(1000000, "ok", 5.0)
+    jackpot.update(5.0)
     assert shown(device) == segments("10000.00")
 
 
@@ -82,6 +85,7 @@ def test_untrusted_alternates_with_the_fault_text():
     jackpot, device = display(alternate=1.0)
     jackpot.show(1234567, "ok", 0.0)
     jackpot.show(1234567, "untrusted", 10.0)
+    jackpot.update(10.0)
     assert shown(device) == segments("12345.67")
     jackpot.update(11.0)
     assert shown(device) == segments("FAULt")
@@ -93,6 +97,7 @@ def test_untrusted_alternates_with_the_fault_text():
 def test_pending_hit():
     jackpot, device = display()
     jackpot.show(1234567, "pending", 0.0)
+    jackpot.update(0.0)
     assert shown(device) == segments("PEnding")
     check_reference(device.image, "jackpot-pending")
 

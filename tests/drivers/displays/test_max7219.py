@@ -46,6 +46,7 @@ def test_jackpot_digits_reach_the_right_registers():
     display = JackpotDisplay(device)
     serial.transfers.clear()
     display.show(1234567, "ok", 0.0)
+    display.update(0.0)
     registers = digit_registers(serial.transfers)
     expected = segments("12345.67")  # leftmost digit first
     # DIG0 (register 1) is the rightmost digit of the usual 8-digit modules
@@ -59,6 +60,7 @@ def test_sign_on_a_chain_of_eight_fc16_modules():
     sign = Sign(device)
     serial.transfers.clear()
     sign.show(examples.ROULETTE, 0.0)
+    sign.update(0.0)
     # one frame: 8 row transfers, each addressing all 8 chips in the chain (register, value pairs)
     assert len(serial.transfers) == 8
     assert all(len(t) == 16 for t in serial.transfers)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from drivers.gpio.config import load_device_config
-from drivers.gpio.events import ButtonPressed, ButtonReleased, DeviceFault, PuckSensed, SlotLocked
+from drivers.gpio.events import (ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, PuckSensed,
+                                 SlotLocked)
 from drivers.gpio.sim import simulate
 
 HW = Path(__file__).resolve().parents[3] / "hw"
@@ -36,7 +37,7 @@ def test_silent_expander_is_reported_once_and_recovers():
     sim.bus.fail = False
     sim.hands.puck(2, True)
     tick(sim.devices, 0.21, 0.5)
-    assert events[1:] == [PuckSensed(2)]
+    assert events[1:] == [DeviceRecovered("expander a"), PuckSensed(2)]
     sim.close()
 
 
@@ -59,9 +60,43 @@ def test_lock_button_locks_the_progressive_slots():
 def test_tower_and_displays_are_driven_by_update():
     sim = simulate(load_device_config(HW / "bj-burn-7.toml"), [].append)
     sim.devices.tower.show("betting_open", 0.0)
+    sim.devices.update(0.0)
     assert sim.hands.tower_lit() == ("green",)
     sim.devices.update(0.6)
     assert sim.hands.tower_lit() == ()
-    # no puck anywhere since the first update: the puck fault is due 5 s later
-    assert sim.devices.deadline() == 5.6
+    # no puck anywhere since the first update (at 0.0): the puck fault is due 5 s later
+    assert sim.devices.deadline() == 5.0
     sim.close()
+
+
+def test_failing_lamp_writes_and_display_writes_are_faults_not_crashes():
+    events = []
+    sim = simulate(load_device_config(HW / "progressive-7.toml"), events.append)
+    devices = sim.devices
+    sim.hands.chip(1, True)
+    tick(devices, 0.0, 0.3)
+    devices.progressive.lock(0.3)
+    sim.hands.chip(1, False)  # taken out of a locked slot: its lamp blinks, so it is written every 0.25 s
+    tick(devices, 0.31, 0.6)
+    sim.bus.fail = True
+
+    class BrokenSpi:
+        width, height, mode = 8, 8, "1"
+
+        def display(self, image):
+            raise OSError(5, "Input/output error")
+
+    devices.jackpot.device = BrokenSpi()
+    devices.jackpot.show(123, "ok", 0.6)  # show() does not touch the chip
+    tick(devices, 0.61, 1.5)
+    faults = [(e.device, e.reason) for e in events if isinstance(e, DeviceFault)]
+    assert faults == [("expander a", "expander a at 0x20 did not answer: [Errno 121] Remote I/O error"),
+                      ("expander b", "expander b at 0x21 did not answer: [Errno 121] Remote I/O error"),
+                      ("jackpot", "[Errno 5] Input/output error")]  # once each, though the lamp writes fail too
+    assert not any(isinstance(e, DeviceRecovered) for e in events)
+    sim.bus.fail = False
+    tick(devices, 1.51, 1.6)
+    assert [e.device for e in events if isinstance(e, DeviceRecovered)] == ["expander a", "expander b"]
+    assert sim.bus.output(0x21, 8) == devices.progressive.lamp_on(1, 1.6)  # the blinking lamp is driven again
+    sim.bus.fail = True
+    sim.close()  # lamps off with the bus gone: no exception

@@ -125,6 +125,7 @@ def test_progressive_slots_lamps_and_lock(events):
     assert lamps() == [True, False, True]
     slots.lock(0.5)
     assert events[-1] == SlotLocked((1, 3))
+    assert lamps() == [True, False, True]  # lamps change only on update
     bus.drive(0x20, 1, False)  # late chip in slot 2: reported, not lit
     bus.drive(0x20, 2, True)  # chip taken out of locked slot 3: its lamp blinks
     tick(0.51, 1.0)
@@ -135,6 +136,7 @@ def test_progressive_slots_lamps_and_lock(events):
     assert events.count(SlotLocked((1, 3))) == 1  # a second lock changes nothing
     slots.unlock(1.2)
     assert events[-1] == SlotsUnlocked()
+    slots.update(1.2)
     assert lamps() == [True, True, False]
 
 

@@ -60,24 +60,28 @@ def test_patterns_are_distinct_at_a_glance():
 def test_showing_the_same_pattern_does_not_restart_it(factory, tower):
     tower.show("betting_open", 0.0)
     tower.show("betting_open", 0.6)
+    tower.update(0.6)
     assert lit(factory) == "...."
 
 
 def test_tower_without_buzzer(factory):
     tower = TowerLight({lamp: GpioOutput(PINS[lamp], factory) for lamp in ("green", "amber", "red")})
     tower.show("latched_fault", 0.0)
+    tower.update(0.0)
     assert tower.state == {"green": False, "amber": False, "red": True, "buzzer": False}
     assert tower.lamps == ("green", "amber", "red")
 
 
 def test_lamp_test_lights_one_lamp_until_next_show(factory, tower):
     tower.show("idle", 0.0)
+    tower.update(0.0)
     tower.test_lamp("red")
     tower.update(1.0)
     assert lit(factory) == "..R."
     tower.test_lamp(None)
     assert lit(factory) == "...."
     tower.show("idle", 2.0)
+    tower.update(2.0)
     assert lit(factory) == "G..."
 
 
