@@ -75,11 +75,64 @@ certain on long cables.
 """
 
 
-def write_wiring() -> None:
+POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
+GROUND = {6, 9, 14, 20, 25, 30, 34, 39}
+KIND_COLOURS = {"bus": (90, 140, 230), "buttons": (240, 200, 40), "tower": (230, 90, 60), "puck": (60, 200, 120),
+                "presence": (60, 200, 200), "progressive": (200, 110, 230), "expanders": (160, 160, 160)}
+
+
+def header_picture(config) -> "Image.Image":
+    """The 40-pin header seen from above (pin 1 top left), each used pin coloured and labelled."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from drivers.gpio.header import BUS_PINS, HEADER_PIN
+
+    font = ImageFont.load_default()
+    by_pin: dict[int, tuple[str, str]] = {}
+    for bus in config.buses:
+        for bcm, signal in BUS_PINS[bus].items():
+            by_pin[HEADER_PIN[bcm]] = ("bus", f"{bus.upper()} {signal}")
+    for place, pin in config.uses():
+        if pin.expander is None:
+            by_pin[HEADER_PIN[pin.number]] = (place.split(".")[0], f"{place} (GPIO{pin.number})")
+    row_h, width = 18, 560
+    out = Image.new("RGB", (width, 20 * row_h + 8), (255, 255, 255))
+    draw = ImageDraw.Draw(out)
+    for physical in range(1, 41):
+        row, right = (physical - 1) // 2, physical % 2 == 0
+        cx, cy = width // 2 + (10 if right else -10), 4 + row * row_h + row_h // 2
+        if physical in POWER:
+            colour, label = (250, 120, 120), POWER[physical]
+        elif physical in GROUND:
+            colour, label = (40, 40, 40), "GND"
+        elif physical in by_pin:
+            kind, label = by_pin[physical]
+            colour = KIND_COLOURS.get(kind, (160, 160, 160))
+        else:
+            bcm = next((b for b, ph in HEADER_PIN.items() if ph == physical), None)
+            colour, label = (225, 225, 225), {0: "ID_SD (reserved)", 1: "ID_SC (reserved)"}.get(bcm, f"GPIO{bcm} free")
+        draw.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=colour, outline=(0, 0, 0))
+        text = f"{physical:>2} {label}" if right else f"{label} {physical:>2}"
+        x = cx + 12 if right else cx - 12 - draw.textlength(text, font=font)
+        draw.text((x, cy - 6), text, fill=(0, 0, 0), font=font)
+    return out
+
+
+def wiring_text() -> str:
+    """The whole of docs/devices/wiring.md, from hw/*.toml."""
     sections = []
     for path in sorted((ROOT / "hw").glob("*.toml")):
-        sections.append(wiring_markdown(load_device_config(path), f"hw/{path.name}"))
-    (ROOT / "docs" / "devices" / "wiring.md").write_text(WIRING_HEAD + "\n".join(sections), encoding="utf-8")
+        config = load_device_config(path)
+        sections.append(wiring_markdown(config, f"hw/{path.name}")
+                        + f"\n![The header of {config.name}](img/header-{config.name}.png)\n")
+    return WIRING_HEAD + "\n".join(sections)
+
+
+def write_wiring() -> None:
+    for path in sorted((ROOT / "hw").glob("*.toml")):
+        config = load_device_config(path)
+        header_picture(config).save(IMG / f"header-{config.name}.png", optimize=True)
+    (ROOT / "docs" / "devices" / "wiring.md").write_text(wiring_text(), encoding="utf-8")
 
 
 def write_sign() -> None:
