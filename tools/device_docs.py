@@ -60,7 +60,7 @@ Sections and keys (all times in milliseconds):
 | `[puck]` | `sensors` = list of pins, box 1 first; `fault_after_ms` (5000); `active_low` (true) |
 | `[presence]` | `sensors` = list of { seat, spot, pin }; `active_low` (true) |
 | `[progressive]` | `sensors`, `lamps` (lists, box 1 first), `lock_button` (a button name), `active_low` (true) |
-| `[sign]` | `spi_device` 0/1 (CE0/CE1), `cascaded` (8 modules), `block_orientation` (0, 90, -90, 180), `contrast` |
+| `[sign]` | `spi_device` 0/1 (CE0/CE1), `cascaded` (8 modules), `block_orientation` (0, 90, -90, 180), `reverse_order` (false), `contrast` |
 | `[jackpot]` | `spi_device` (1), `decimals` (2), `contrast` |
 
 Electrical notes: the Pi's GPIOs are 3.3 V and not 5 V tolerant. Buttons

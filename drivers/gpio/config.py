@@ -108,6 +108,8 @@ class SignConfig:
     spi_device: int = 0
     cascaded: int = 8
     block_orientation: int = 0
+    reverse_order: bool = False
+    """Modules chained right to left (luma's ``blocks_arranged_in_reverse_order``)."""
     contrast: int = 0x40
 
 
@@ -412,12 +414,13 @@ def _progressive(table: Any, expanders: set[str]) -> ProgressiveConfig:
 def _sign(table: Any) -> SignConfig:
     if not isinstance(table, dict):
         raise PinMapError("sign: expected a table")
-    _keys(table, "sign", {"spi_device", "cascaded", "block_orientation", "contrast"})
+    _keys(table, "sign", {"spi_device", "cascaded", "block_orientation", "reverse_order", "contrast"})
     orientation = table.get("block_orientation", 0)
     if orientation not in (0, 90, -90, 180):
         raise PinMapError(f"sign.block_orientation: expected 0, 90, -90 or 180, got {orientation!r}")
     return SignConfig(_int(table, "spi_device", "sign", 0, 0, 1), _int(table, "cascaded", "sign", 8, 1, 32),
-                      orientation, _int(table, "contrast", "sign", 0x40, 0, 255))
+                      orientation, _bool(table, "reverse_order", "sign", False),
+                      _int(table, "contrast", "sign", 0x40, 0, 255))
 
 
 def _jackpot(table: Any) -> JackpotConfig:

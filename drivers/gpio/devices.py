@@ -186,7 +186,7 @@ def hardware_displays(config: DeviceConfig) -> tuple[Any, Any]:
     if config.sign:
         serial = spi(port=0, device=config.sign.spi_device, gpio=noop())
         sign = max7219(serial, cascaded=config.sign.cascaded, block_orientation=config.sign.block_orientation,
-                       contrast=config.sign.contrast)
+                       blocks_arranged_in_reverse_order=config.sign.reverse_order, contrast=config.sign.contrast)
     if config.jackpot:
         serial = spi(port=0, device=config.jackpot.spi_device, gpio=noop())
         jackpot = max7219(serial, cascaded=1, contrast=config.jackpot.contrast)

@@ -68,3 +68,27 @@ def test_sign_on_a_chain_of_eight_fc16_modules():
     serial.transfers.clear()
     sign.update(0.5)  # same picture: nothing sent
     assert serial.transfers == []
+
+
+def test_hardware_displays_use_luma_spi_without_gpio(monkeypatch, tmp_path):
+    """On the Pi: luma's spi(port=0, device=CE, gpio=noop()) and max7219 with the pin map's settings."""
+    import luma.core.interface.serial as serial_module
+
+    from drivers.gpio.config import load_device_config
+    from drivers.gpio.devices import hardware_displays
+
+    opened = []
+
+    class FakeSpi(RecordingSerial):
+        def __init__(self, **kwargs):
+            super().__init__()
+            opened.append(kwargs)
+
+    monkeypatch.setattr(serial_module, "spi", FakeSpi)
+    pinmap = tmp_path / "build.toml"
+    pinmap.write_text('[build]\nbuses = ["spi0"]\n[sign]\ncascaded = 4\nblock_orientation = -90\n'
+                      'reverse_order = true\n[jackpot]\nspi_device = 1\n', encoding="utf-8")
+    sign, jackpot = hardware_displays(load_device_config(pinmap))
+    assert [(o["port"], o["device"], type(o["gpio"]).__name__) for o in opened] == [(0, 0, "noop"), (0, 1, "noop")]
+    assert (sign.width, sign.height, sign.blocks_arranged_in_reverse_order) == (32, 8, True)
+    assert (jackpot.width, jackpot.height) == (8, 8)
