@@ -96,7 +96,7 @@ class TowerLight:
         return self._pattern.name
 
     def show(self, pattern: str, now: float) -> None:
-        """Switch to ``pattern`` (a name from ``PATTERNS``) from the next ``update``; the current one does not restart."""
+        """Switch to ``pattern`` (a ``PATTERNS`` name) from the next ``update``; the same one does not restart."""
         if pattern not in PATTERNS:
             raise ValueError(f"unknown tower pattern {pattern!r} (known: {', '.join(PATTERNS)})")
         if pattern != self._pattern.name or self._testing:

@@ -30,7 +30,7 @@ def wiring_rows(config: DeviceConfig) -> list[tuple[str, str, str, str]]:
                      "VCC 5 V, GND, DIN=MOSI, CLK=SCLK, CS=CE"))
     for exp in config.expanders:
         rows.append((f"expander {exp.name}: MCP23017 at {exp.address:#04x}", "I2C1", "-",
-                     "A2..A0 set the address; RESET to 3.3 V"))
+                     "VDD 3.3 V; A2..A0 set the address; RESET to 3.3 V"))
         if exp.int_pin is not None:
             pin, where = _pin_cells(PinRef(exp.int_pin), config)
             rows.append((f"expander {exp.name} INTA (open drain)", pin, where, "pull-up, active low"))
