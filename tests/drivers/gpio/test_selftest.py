@@ -161,3 +161,16 @@ def test_console_walk_on_mocks_with_nobody_pressing_reports_every_input_missing(
     assert {c.device for c in failed} == {"buttons", "puck"}
     assert len(failed) == 7 + 7  # 7 buttons, 7 circles
     assert clock.now() == pytest.approx(14.0, abs=0.2)  # one second per missing input
+
+
+def test_cli_without_simulate_fails_in_one_line_where_there_is_no_hardware():
+    """Off a Pi (no spidev, no GPIO chip) the walk cannot start: exit 1 and one line, no traceback.
+
+    On a Pi it would run with nobody answering (end of input is "no") and fail as well.
+    """
+    done = run_tablectl("selftest", "hw/bj-burn-7.toml", "--timeout", "0.1", input="")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    if done.stderr:
+        assert done.stderr.startswith("tablectl: selftest: cannot open the hardware of bj-burn-7: ")
+        assert done.stderr.count("\n") == 1
