@@ -13,6 +13,7 @@ Exit status: 0 all passed, 1 a check failed or the hardware cannot be opened,
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import Any
 
@@ -85,17 +86,22 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _pin_factory() -> Any:
+    """gpiozero's factory for the Pi's own GPIO, made here and passed on (gpiozero's global default is never set)."""
+    for module, name in (("gpiozero.pins.lgpio", "LGPIOFactory"), ("gpiozero.pins.rpigpio", "RPiGPIOFactory")):
+        try:
+            return getattr(importlib.import_module(module), name)()
+        except ImportError:
+            continue
+    raise OSError("no GPIO library: install tablectl's pi extra (lgpio)")
+
+
 def _open_hardware(config: Any, sink: Any) -> Any:
     """The build's devices on the Pi's own GPIO, I2C1 and SPI0; exit 1 with one line when they cannot be opened."""
     from drivers.gpio.devices import build_devices, hardware_displays
 
     try:
-        try:
-            from gpiozero.pins.lgpio import LGPIOFactory
-
-            factory: Any = LGPIOFactory()
-        except ImportError:
-            factory = None  # gpiozero picks its own backend; the global factory is not set here
+        factory = _pin_factory()
         bus = None
         if config.expanders:
             from smbus2 import SMBus

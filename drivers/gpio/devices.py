@@ -2,8 +2,8 @@
 
 ``build_devices`` takes the hardware handles explicitly: a gpiozero pin
 factory (``MockFactory`` in tests and simulation; on a Pi the daemon passes
-``gpiozero.pins.lgpio.LGPIOFactory()``, or ``None`` for gpiozero's own choice;
-the global ``Device.pin_factory`` is never set), an smbus2-like I2C bus for the
+``gpiozero.pins.lgpio.LGPIOFactory()``; never ``None``, which would make
+gpiozero set its global ``Device.pin_factory``), an smbus2-like I2C bus for the
 expanders, and luma devices for the sign and the jackpot display
 (``hardware_displays`` or ``simulated_displays``).
 
@@ -123,6 +123,8 @@ def build_devices(config: DeviceConfig, sink: EventSink, pin_factory: Any, i2c_b
                   sign_device: Any = None, jackpot_device: Any = None,
                   wake: Callable[[], None] | None = None) -> Devices:
     """Create and configure every device in ``config``. ``wake`` is called (on gpiozero's thread) on any edge."""
+    if pin_factory is None and any(pin.expander is None for _, pin in config.uses()):
+        raise ValueError("pass a gpiozero pin factory explicitly (MockFactory in tests, LGPIOFactory on a Pi)")
     devices = Devices(config, sink)
     for exp in config.expanders:
         if i2c_bus is None:

@@ -100,3 +100,12 @@ def test_failing_lamp_writes_and_display_writes_are_faults_not_crashes():
     assert sim.bus.output(0x21, 8) == devices.progressive.lamp_on(1, 1.6)  # the blinking lamp is driven again
     sim.bus.fail = True
     sim.close()  # lamps off with the bus gone: no exception
+
+
+def test_no_pin_factory_is_refused_rather_than_gpiozero_setting_its_global():
+    import pytest
+
+    from drivers.gpio.devices import build_devices
+
+    with pytest.raises(ValueError, match="pin factory explicitly"):
+        build_devices(load_device_config(HW / "bj-burn-7.toml"), [].append, None)
