@@ -132,6 +132,13 @@ class BankedPokerRound(Round):
         return low, high
 
     def check_amount(self, spot: str, amount: int | None) -> None:
+        """Refuse a stake outside the legal bound (naming the rule) or the configured limits."""
+        rule = self._stake_rule(spot)
+        if amount is not None and amount > 0:
+            if rule.legal_max is not None and amount > rule.legal_max:
+                raise Reject(f"{spot}: {amount} is above the legal maximum of {rule.legal_max} ({rule.rule})")
+            if rule.legal_min is not None and amount < rule.legal_min:
+                raise Reject(f"{spot}: {amount} is below the legal minimum of {rule.legal_min} ({rule.rule})")
         low, high = self.limit_of(spot)
         check_stake(spot, amount, low, high)
 

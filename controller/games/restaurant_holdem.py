@@ -77,7 +77,9 @@ class HoldemRound(BankedPokerRound):
         return [BURN, BOARD, BURN, BOARD] if playing else []
 
     def _stake_rule(self, spot: str) -> StakeRule:
-        return StakeRule(legal_max=legal_maximum(self.config, spot), rule="000 Hold em rule 7, bonus rule 4")
+        rule = "1/1200 of the price base amount, 000 Hold em rule 7" if spot != "bonus" else \
+            "1/600 of the price base amount, 000 Bonusspel vid Hold em rule 4"
+        return StakeRule(legal_max=legal_maximum(self.config, spot), rule=rule)
 
     def _check_bet(self, bet: Bet) -> None:
         if bet.spot == "bonus" and self.bet_of(bet.seat, "ante") is None:

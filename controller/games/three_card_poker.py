@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from controller.events import Bet
 from controller.games.banked_poker import DEALER, BankedPokerRound, odds_of, one_at_a_time
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, RoundConfig, SpotSpec, VariantSpec,
+    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
 from controller.hands.qualifiers import queen_high_or_better
 from controller.hands.three import three_card
@@ -88,6 +88,10 @@ class ThreeCardPokerRound(BankedPokerRound):
 
     def _first_plan(self, boxes: Sequence[int]) -> list[int]:
         return one_at_a_time(boxes, 3, dealer=True)
+
+    def _check_bet(self, bet: Bet) -> None:
+        if bet.spot == "pair_plus" and self.bet_of(bet.seat, "ante") is None:
+            raise Reject(f"box {bet.seat}: Pair Plus needs the ante first (a fold loses both, 002)")
 
     def _decision_stakes(self, seat: int, action: str) -> list[Bet]:
         if action != "play":
