@@ -50,7 +50,7 @@ class BankedPokerRound(Round):
     """Bets, the deal in shoe order, one decision per box, what follows, the settlement.
 
     Subclasses set the class attributes and implement ``_first_plan``,
-    ``_second_plan`` (cards after the decisions), ``_settle`` and ``outcome``.
+    ``_second_plan`` (cards after the decisions) and ``_settle`` (which sets ``outcome_data``).
     """
 
     main_spot: str = "ante"
@@ -70,6 +70,7 @@ class BankedPokerRound(Round):
         self.phase = "bets"  # bets -> deal -> decide -> deal2 -> done
         self.done = False
         self.void_reason: str | None = None
+        self.outcome_data: dict[str, Any] | None = None  # set by the game's ``_settle``
         self._settlements: list[Settlement] = []
         self._carry: list[Bet] = []
 
@@ -96,9 +97,6 @@ class BankedPokerRound(Round):
 
     def _decision_stakes(self, seat: int, action: str) -> list[Bet]:
         """The bets a decision adds (the play, call or raise stake)."""
-        return []
-
-    def _after_decision(self, seat: int, action: str) -> list[Effect]:
         return []
 
     # ------------------------------------------------------------------ helpers
@@ -224,7 +222,7 @@ class BankedPokerRound(Round):
             raise Reject(f"'{action.action}' takes only the box here: the stake follows from the rules")
         self.bets.extend(self._decision_stakes(action.seat, action.action))
         self.decided[action.seat] = action.action
-        effects = self._after_decision(action.seat, action.action)
+        effects: list[Effect] = []
         if len(self.decided) < len(self.boxes_in_play()):
             effects.append(Prompt(self.waiting_for(), expects=("action",)))
             return effects
@@ -284,6 +282,11 @@ class BankedPokerRound(Round):
             return f"card to {target_name(self.plan[len(self.cards)])}"
         waiting = [s for s in self.boxes_in_play() if s not in self.decided]
         return "decision (" + " or ".join(self.decisions) + ") at box " + ", ".join(map(str, waiting))
+
+    def outcome(self) -> Mapping[str, Any] | None:
+        if self.void_reason is not None:
+            return {"void": self.void_reason}
+        return self.outcome_data
 
     def settlements(self) -> tuple[Settlement, ...]:
         return tuple(self._settlements)

@@ -173,11 +173,6 @@ class CaribbeanStudRound(BankedPokerRound):
                           note=f"progressive {key}: {fixed} from the meter, at most what it holds after any hit "
                                "before it (the chip is collected)")
 
-    def outcome(self) -> Mapping[str, Any] | None:
-        if self.void_reason is not None:
-            return {"void": self.void_reason}
-        return getattr(self, "outcome_data", None)
-
 
 # --------------------------------------------------------------------------- the declaration
 

@@ -8,7 +8,7 @@ rules of one box are plain functions (``contest``, ``main_results``,
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from controller.events import Bet
 from controller.games.banked_poker import DEALER, BankedPokerRound, StakeRule, odds_of, one_at_a_time
@@ -128,11 +128,6 @@ class FastPokerRound(BankedPokerRound):
             "boxes": boxes,
         }
         return [Outcome(self.outcome_data)] + effects
-
-    def outcome(self) -> Mapping[str, Any] | None:
-        if self.void_reason is not None:
-            return {"void": self.void_reason}
-        return getattr(self, "outcome_data", None)
 
 
 # --------------------------------------------------------------------------- the declaration

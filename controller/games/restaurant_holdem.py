@@ -10,7 +10,7 @@ plain functions shared with the house-edge tool.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from controller.cards import Card
 from controller.events import Bet
@@ -115,11 +115,6 @@ class HoldemRound(BankedPokerRound):
             boxes.append(box)
         self.outcome_data = {"board": [str(c) for c in board], "boxes": boxes}
         return [Outcome(self.outcome_data)] + effects + bonus_effects
-
-    def outcome(self) -> Mapping[str, Any] | None:
-        if self.void_reason is not None:
-            return {"void": self.void_reason}
-        return getattr(self, "outcome_data", None)
 
 
 # --------------------------------------------------------------------------- the declaration

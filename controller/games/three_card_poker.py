@@ -132,11 +132,6 @@ class ThreeCardPokerRound(BankedPokerRound):
         }
         return [Outcome(self.outcome_data)] + effects
 
-    def outcome(self) -> Mapping[str, Any] | None:
-        if self.void_reason is not None:
-            return {"void": self.void_reason}
-        return getattr(self, "outcome_data", None)
-
 
 # --------------------------------------------------------------------------- the declaration
 
