@@ -323,10 +323,12 @@ class HighHand:
     value: int
     cards: tuple[Card, ...]
     name: str
+    joker_as: Card | None = None
+    """Joker decks only: the card the joker stands for (``controller.hands.joker``)."""
 
     @property
     def ranks(self) -> tuple[int, ...]:
-        """The tie-break ranks, most significant first."""
+        """The tie-break ranks, most significant first (on the standard scale)."""
         return value_ranks(self.value)
 
     def __lt__(self, other: "HighHand") -> bool:
