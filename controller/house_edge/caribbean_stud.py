@@ -1,12 +1,14 @@
 """House edge of Caribbean Stud (simulation with a stated strategy) and the progressive's return (exact).
 
-Main game: ``--simulate N`` deals N rounds of one box against the dealer
-from a shuffled 52-card deck (``random.Random(--seed)``, the tool's own
-randomness; the game stays pure). The box raises with ace-king-jack-eight-three
-or better (the "AKJ83 rule", which ignores the dealer's up card) and folds
-the rest. Every hand is ranked by ``controller.hands.high``; the dealer's
-qualification and the settlement are ``caribbean_stud.contest`` and
-``caribbean_stud.main_results``, the game's own code.
+Main game: ``--simulate N`` deals N rounds of one box against the dealer,
+ten distinct cards per round in a uniformly random order
+(``numpy.random.default_rng(--seed)``, the tool's own randomness; the game
+stays pure). The box raises with ace-king-jack-eight-three or better (the
+"AKJ83 rule", which ignores the dealer's up card) and folds the rest. Hands
+are ranked in batch by ``controller.hands.batch``; each distinct value is
+shown once to the game (``hand_key``, ``ace_king_or_better``) and every
+settlement is ``caribbean_stud.main_results``. ``versus_codes`` is
+``caribbean_stud.contest`` over arrays (a test holds them equal).
 
 A carried stake (``dk``: the raise when the dealer does not qualify, both
 stakes on a tie) is counted as returned: it becomes the next round's raise or
@@ -21,15 +23,19 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
-from itertools import combinations
+from dataclasses import dataclass
 from typing import Any
 
-from controller.cards import deck, parse_cards
-from controller.games.caribbean_stud import contest, hand_key, main_results, progressive_line
+import numpy as np
+
+from controller.cards import parse_cards
+from controller.games.caribbean_stud import hand_key, main_results, progressive_line
 from controller.games.contract import GameSpec, RoundConfig
-from controller.hands.high import HighHand, best_high, high_hand_from, high_value
+from controller.hands.batch import rank_batch
+from controller.hands.high import best_high
+from controller.hands.qualifiers import ace_king_or_better
+from controller.house_edge.five_card import ValueTable, value_table
 from controller.house_edge.three_card_poker import unit_net
 
 RAISE_AT_LEAST = "As Kd Jh 8c 3s"  # the stated strategy: raise with this hand or better
@@ -40,43 +46,72 @@ def _unit(result: str, odds: Any) -> float:
     return 0.0 if result == "carry" else unit_net(result, odds)
 
 
-def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
+VERSUS = ("no_qualify", "player_higher", "tie", "dealer_higher")
+CHUNK = 1_000_000
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The game's view of every five-card value: paytable key, dealer qualification, hands per key."""
+
+    table: ValueTable
+    keys: tuple[str, ...]
+    qualifies: np.ndarray
+    counts: dict[str, int]
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.table.values
+
+
+def game_view() -> GameView:
+    table = value_table()
+    keys = tuple(hand_key(h) for h in table.hands)
+    qualifies = np.array([ace_king_or_better(h) for h in table.hands], dtype=bool)
+    counts: dict[str, int] = {}
+    for key, n in zip(keys, table.hands_per_value):
+        counts[key] = counts.get(key, 0) + int(n)
+    return GameView(table, keys, qualifies, counts)
+
+
+def versus_codes(table: GameView, player: np.ndarray, dealer: np.ndarray) -> np.ndarray:
+    """``contest`` for whole arrays of values: an index into ``VERSUS`` per row (checked against it in tests)."""
+    qualifies = table.qualifies[np.searchsorted(table.values, dealer)]
+    codes = np.where(player > dealer, 1, np.where(player == dealer, 2, 3))
+    return np.where(qualifies, codes, 0)
+
+
+def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> dict[str, Any]:
     """Mean net per ante over ``rounds`` simulated rounds, with its 95 % confidence interval."""
-    rng = random.Random(seed)
-    cards = deck()
+    rng = np.random.default_rng(seed)
     multiple = int(config.paytable[config.variant]["raise_multiple"])
     threshold = best_high(parse_cards(RAISE_AT_LEAST)).value
-    hands: dict[int, HighHand] = {}
-    nets: dict[tuple[str, str | None], float] = {}
-
-    def ranked(five: list) -> HighHand:
-        value = high_value(five)
-        hand = hands.get(value)
-        if hand is None:
-            hand = hands[value] = high_hand_from(five, value)
-        return hand
-
-    def net(key: str, versus: str | None) -> float:
-        found = nets.get((key, versus))
-        if found is None:
-            results = main_results(config, key, versus)
-            found = nets[(key, versus)] = sum(_unit(*r) * (multiple if spot == "bet" else 1)
-                                              for spot, r in results.items())
-        return found
-
+    key_names = sorted(set(table.keys))
+    key_index = np.array([key_names.index(k) for k in table.keys])
+    nets = np.zeros((len(key_names), len(VERSUS)))
+    for i, key in enumerate(key_names):
+        for j, versus in enumerate(VERSUS):
+            nets[i, j] = sum(_unit(*r) * (multiple if spot == "bet" else 1)
+                             for spot, r in main_results(config, key, versus).items())
+    fold = _unit(*main_results(config, "high_card", None)["ante"])
     total = total_sq = 0.0
     raised = 0
-    sample = rng.sample
-    for _ in range(rounds):
-        dealt = sample(cards, 10)
-        player = ranked(dealt[:5])
-        if player.value >= threshold:
-            raised += 1
-            x = net(hand_key(player), contest(player, ranked(dealt[5:])))
-        else:
-            x = net(hand_key(player), None)
-        total += x
-        total_sq += x * x
+    done = 0
+    while done < rounds:
+        n = min(CHUNK, rounds - done)
+        keys = rng.random((n, 52))
+        ten = np.argpartition(keys, 10, axis=1)[:, :10]
+        order = np.argsort(np.take_along_axis(keys, ten, axis=1), axis=1)
+        dealt = np.take_along_axis(ten, order, axis=1)  # ten distinct cards in a uniformly random order
+        player = rank_batch(dealt[:, :5])
+        dealer = rank_batch(dealt[:, 5:])
+        raise_ = player >= threshold
+        key = key_index[np.searchsorted(table.values, player)]
+        x = np.where(raise_, nets[key, versus_codes(table, player, dealer)], fold)
+        total += float(x.sum())
+        total_sq += float((x * x).sum())
+        raised += int(raise_.sum())
+        done += n
     mean = total / rounds
     sd = math.sqrt(max(total_sq / rounds - mean * mean, 0.0))
     half = 1.96 * sd / math.sqrt(rounds)
@@ -93,21 +128,14 @@ def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
     }
 
 
-def progressive_return(config: RoundConfig, meter: int) -> dict[str, Any]:
+def progressive_return(config: RoundConfig, meter: int, table: GameView) -> dict[str, Any]:
     """Exact return of the progressive chip at ``meter``: every five-card hand, the prize by the game's table."""
-    counts: dict[str, int] = {}
-    names: dict[int, str] = {}
-    for five in combinations(deck(), 5):
-        value = high_value(five)
-        key = names.get(value)
-        if key is None:
-            key = names[value] = hand_key(high_hand_from(five, value))
-        counts[key] = counts.get(key, 0) + 1
+    counts = table.counts
     total = sum(counts.values())
     stake = config["progressive_stake"]
-    paid = 0
-    lines: dict[str, Any] = {}
+    paid = fixed_paid = 0
     royal_share = 0.0
+    lines: dict[str, Any] = {}
     for key, n in sorted(counts.items(), key=lambda kv: kv[1]):
         line = progressive_line(config, key)
         if line is None:
@@ -118,16 +146,13 @@ def progressive_return(config: RoundConfig, meter: int) -> dict[str, Any]:
             royal_share += n * num / den
         else:
             prize = int(line["fixed"])
+            fixed_paid += n * prize
         paid += n * prize
         lines[key] = {"hands": n, "probability": n / total, "prize": prize}
     rtp = paid / total / stake
-    fixed_part = (paid - sum(v["hands"] * v["prize"] for k, v in lines.items()
-                             if "share" in (progressive_line(config, k) or {}))) / total
-    break_even = None
-    if royal_share:
-        break_even = math.ceil((stake - fixed_part) * total / royal_share)
+    break_even = math.ceil((stake * total - fixed_paid) / royal_share) if royal_share else None
     return {
-        "method": "exact over all 2 598 960 five-card hands",
+        "method": f"exact over all {total} five-card hands",
         "meter": meter,
         "stake": stake,
         "return_percent": round(rtp * 100, 4),
@@ -144,19 +169,22 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     if not rounds and not getattr(args, "exact", False):
         raise ValueError("caribbean-stud: give --simulate N for the main game, --exact for the progressive alone")
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {}}
+    started = time.perf_counter()
+    table = game_view()
+    out["ranking_seconds"] = round(time.perf_counter() - started, 3)
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
         started = time.perf_counter()
         out["method"] = "simulation of the main game; exact progressive"
-        out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1))
+        out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1), table)
         out["simulation_seconds"] = round(time.perf_counter() - started, 3)
     else:
         out["method"] = "exact progressive (the main game needs --simulate N)"
     if config["progressive"]:
         started = time.perf_counter()
         meter = getattr(args, "meter", None)
-        progressive = progressive_return(config, DEFAULT_METER if meter is None else meter)
+        progressive = progressive_return(config, DEFAULT_METER if meter is None else meter, table)
         out["bets"]["progressive"] = {"house_edge_percent": progressive["house_edge_percent"], **progressive}
         out["progressive_seconds"] = round(time.perf_counter() - started, 3)
     return out
