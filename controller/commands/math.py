@@ -36,10 +36,13 @@ def run(args: argparse.Namespace) -> int:
         config = spec.resolve(variant, options, games.paytable_of(spec))
     except ValueError as exc:
         raise UsageError(f"math: {exc}") from None
+    name = "controller.house_edge." + spec.id.replace("-", "_")
     try:
-        module = importlib.import_module("controller.house_edge." + spec.id.replace("-", "_"))
-    except ModuleNotFoundError:
-        raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
+        raise UsageError(f"math: the {spec.id} tool needs {exc.name!r}: pip install 'tablectl[math]'") from None
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:

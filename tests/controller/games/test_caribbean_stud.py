@@ -104,3 +104,16 @@ def test_progressive_option_off_refuses_the_chip():
 def test_contribution_above_the_stake_is_a_configuration_error():
     with pytest.raises(ValueError, match="progressive_contribution"):
         configure(G, "dk", {"progressive_contribution": 60})
+
+
+def test_dk_paytable_both_columns():
+    rounds = settle(G, "dk-paytable")["rounds"]
+
+    def expected(bets):
+        return [line for seat, net, odds in bets for line in
+                ((seat, "ante", "win", 1000, (1, 1)), (seat, "bet", "win", net, odds) if odds else (seat, "bet", "carry", 0))]
+
+    check_round(rounds[0], expected([(4, 8000, (4, 1)), (3, 6000, (3, 1)), (2, 4000, (2, 1)), (1, 2000, (1, 1))]))
+    check_round(rounds[1], expected([(3, 100000, (50, 1)), (2, 40000, (20, 1)), (1, 20000, (10, 1))]))
+    check_round(rounds[2], expected([(4, 0, None), (3, 200000, (100, 1)), (2, 50000, (25, 1)), (1, 10000, (5, 1))]))
+    assert rounds[2]["outcome"]["dealer"]["qualifies"] is False
