@@ -58,6 +58,7 @@ class BankedPokerRound(Round):
     action_spots: tuple[str, ...] = ()  # spots that only a decision can stake
     decisions: tuple[str, ...] = ("fold", "play")
     game_name: str = "poker"
+    players_named: bool = False  # bets may name their player (one player per box, never two)
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
@@ -158,8 +159,12 @@ class BankedPokerRound(Round):
             raise Reject(f"there is no {bet.spot!r} bet at this table (bets: {', '.join(spots)})")
         if not 1 <= bet.seat <= self.config["boxes"]:
             raise Reject(f"there is no box {bet.seat} at this table (boxes 1 to {self.config['boxes']})")
-        if bet.player is not None:
+        if bet.player is not None and not self.players_named:
             raise Reject("back betting is not allowed at this game: one player per box")
+        for other in self.bets:
+            if other.seat == bet.seat and other.player != bet.player:
+                raise Reject(f"box {bet.seat} is played by {other.player or 'another player'}: one player per box, "
+                             "no back betting")
         existing = self.bet_of(bet.seat, bet.spot)
         if existing is not None:
             carried = " carried from the last round" if existing in self.carried_in else ""

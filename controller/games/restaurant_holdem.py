@@ -81,16 +81,23 @@ class HoldemRound(BankedPokerRound):
             "1/600 of the price base amount, 000 Bonusspel vid Hold em rule 4"
         return StakeRule(legal_max=legal_maximum(self.config, spot), rule=rule)
 
+    players_named = True
+
     def _check_bet(self, bet: Bet) -> None:
         if bet.spot == "bonus" and self.bet_of(bet.seat, "ante") is None:
             raise Reject(f"box {bet.seat}: the bonus needs the ante first (bonus rules 1 and 3)")
+        if bet.player is not None:
+            boxes = sorted({b.seat for b in self.bets if b.player == bet.player} | {bet.seat})
+            if boxes[-1] - boxes[0] != len(boxes) - 1:
+                raise Reject(f"player {bet.player} plays boxes {', '.join(map(str, boxes))}: several boxes only "
+                             "side by side (rule 5)")
 
     def _decision_stakes(self, seat: int, action: str) -> list[Bet]:
         if action != "call":
             return []
         ante = self.bet_of(seat, "ante")
         assert ante is not None
-        return [Bet(seat, "call", ante.amount)]  # rule 9: as large as the ante
+        return [Bet(seat, "call", ante.amount, ante.player)]  # rule 9: as large as the ante
 
     def _settle(self) -> list[Effect]:
         board = self.hand_of(BOARD)
@@ -167,6 +174,7 @@ SPEC = GameSpec(
         "before the flop, the turn and the river (rules 8, 10, 11). When every box folds, no turn or river is dealt.",
         "Bonus rule 6-7: A-A and K-K are pairs and pay 3 to 2; one ace or one king pays 1 to 1.",
         "A bonus bet needs the ante already on the box; a fold loses the bonus (RULES-NOTES.md).",
+        "Bets may name their player: one player per box, and one player's boxes must lie side by side (rule 5).",
     ),
     validate=lambda config: _validate(config),
 )

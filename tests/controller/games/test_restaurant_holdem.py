@@ -75,3 +75,28 @@ def test_configured_limits_above_the_law_are_refused(limits, tmp_path):
 ])
 def test_bonus_lines(hole, line):
     assert bonus_line(parse_cards(hole)) == line
+
+
+def test_rule_5_one_player_on_adjacent_boxes_only():
+    from controller.events import Action, Bet, CardOut
+    from controller.cards import parse_card
+    from controller.games.contract import Accepted, Rejected
+
+    spec, config = configure(G, "se")
+    round_ = spec.new_round(config, ())
+    assert isinstance(round_.apply(Bet(2, "ante", 1000, "anna")), Accepted)
+    assert isinstance(round_.apply(Bet(3, "ante", 1000, "anna")), Accepted)
+    far = round_.apply(Bet(5, "ante", 1000, "anna"))
+    assert isinstance(far, Rejected) and "rule 5" in far.reason
+    back = round_.apply(Bet(3, "bonus", 500, "bert"))
+    assert isinstance(back, Rejected) and "one player per box" in back.reason
+    assert isinstance(round_.apply(Bet(3, "bonus", 500, "anna")), Accepted)
+    for card in "Ah Kd Ad Kh 2c 7s 8s 9d".split():
+        round_.apply(CardOut(parse_card(card)))
+    round_.apply(Action(2, "fold"))
+    round_.apply(Action(3, "call"))
+    for card in "3c 4h 5c 6h".split():
+        round_.apply(CardOut(parse_card(card)))
+    assert round_.complete
+    assert {(s.seat, s.spot, s.player) for s in round_.settlements()} == {
+        (2, "ante", "anna"), (3, "ante", "anna"), (3, "call", "anna"), (3, "bonus", "anna")}
