@@ -141,7 +141,7 @@ class BankedPokerRound(Round):
         low, high = self.limit_of(spot)
         check_stake(spot, amount, low, high)
 
-    def settle(self, bet: Bet, result: str, odds: Any = None, note: str | None = None) -> Settlement:
+    def settle(self, bet: Bet, result: str, odds: Odds | None = None, note: str | None = None) -> Settlement:
         settlement = settle_fixed(bet, result, odds, carry=result == "carry", note=note)
         if result == "carry":
             self._carry.append(bet)
