@@ -24,9 +24,8 @@ from controller.hands.values import (CATEGORIES, FIVE_OF_A_KIND, FLUSH, FULL_HOU
 __all__ = ["CATEGORIES", "FIVE_OF_A_KIND", "FLUSH", "FULL_HOUSE", "HIGH_CARD", "PAIR", "QUADS",
            "STRAIGHT", "STRAIGHT_FLUSH", "TRIPS", "TWO_PAIR", "HandError", "HighHand",
            "best_high", "best_holdem_using_hole", "best_omaha", "check_cards", "describe_high",
-           "pick_cards",
-           "flush_value", "high_hand_from", "high_value", "make_value", "rank_word",
-           "value_category", "value_from_counts", "value_ranks", "_general_value"]
+           "flush_value", "high_hand_from", "high_value", "make_value", "pick_cards",
+           "rank_word", "value_category", "value_from_counts", "value_ranks", "_general_value"]
 
 
 def check_cards(cards: Sequence[Card], minimum: int, maximum: int | None = None,
