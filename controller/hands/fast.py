@@ -147,7 +147,8 @@ def high_value(cards: Sequence[Card], _ck: dict[str, tuple[int, ...]] = CARD_KEY
     if n == 7:
         a, b, c, d, e, f, g = cards
         t = (_SUIT_START + _ck[a.suit][a.rank] + _ck[b.suit][b.rank] + _ck[c.suit][c.rank]
-             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank] + _ck[f.suit][f.rank] + _ck[g.suit][g.rank])
+             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank] + _ck[f.suit][f.rank]
+             + _ck[g.suit][g.rank])
         if not t & _FLUSH_BITS:
             try:
                 return _v7[_o7[(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]

@@ -21,7 +21,8 @@ CATEGORIES: tuple[str, ...] = (
 )
 """Category names, lowest first; the index is the ``category`` field of a value."""
 
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH, FIVE_OF_A_KIND = range(10)
+(HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH,
+ FIVE_OF_A_KIND) = range(10)
 
 _STRAIGHTS: tuple[tuple[int, int], ...] = tuple(
     (sum(1 << r for r in range(top - 4, top + 1)), top) for top in range(14, 5, -1)

@@ -45,7 +45,9 @@ def test_order_examples() -> None:
 
 
 def test_suits_never_break_ties() -> None:
-    assert best_high(parse_cards("Ac Kd Qh Js 9c")).value == best_high(parse_cards("As Kh Qd Jc 9s")).value
+    a = best_high(parse_cards("Ac Kd Qh Js 9c"))
+    b = best_high(parse_cards("As Kh Qd Jc 9s"))
+    assert a.value == b.value and a.name == b.name
 
 
 @pytest.mark.parametrize("n", [5, 6, 7, 8, 9])
