@@ -27,7 +27,7 @@ from typing import Iterator
 
 import numpy as np
 
-from controller.hands.high import CATEGORIES, _flush_value, value_from_counts
+from controller.hands.values import CATEGORIES, flush_value, value_from_counts
 
 MIN_CARDS, MAX_CARDS = 5, 7
 
@@ -63,7 +63,7 @@ def _flush_table() -> np.ndarray:
     for size in range(5, MAX_CARDS + 1):
         for ranks in combinations(range(13), size):
             mask = sum(1 << r for r in ranks)
-            table[mask] = _flush_value(mask << 2)
+            table[mask] = flush_value(mask << 2)
     return table
 
 

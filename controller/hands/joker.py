@@ -30,7 +30,7 @@ from typing import Sequence
 
 from controller.cards import Card, deck
 from controller.hands.high import (FIVE_OF_A_KIND, FLUSH, STRAIGHT, STRAIGHT_FLUSH, CATEGORIES,
-                                   HandError, HighHand, _pick_cards, check_cards, describe_high,
+                                   HandError, HighHand, pick_cards, check_cards, describe_high,
                                    high_value, make_value, value_category, value_ranks)
 
 _FULL_DECK: tuple[Card, ...] = tuple(deck())
@@ -62,7 +62,7 @@ def _wrap(natural: tuple[Card, ...], value: int, name_value: int,
         five = tuple(c for c in natural if c.rank == rank) + (joker,)
         return HighHand(CATEGORIES[cat], False, value, five, describe_high(value), substitute)
     pool = natural + ((substitute,) if substitute is not None else ())
-    five = _pick_cards(pool, name_value)
+    five = pick_cards(pool, name_value)
     if substitute is not None:
         five = tuple(joker if c == substitute else c for c in five)
     royal = cat == STRAIGHT_FLUSH and value_ranks(name_value)[0] == 14

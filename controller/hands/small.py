@@ -18,8 +18,8 @@ from collections import Counter
 from typing import Sequence
 
 from controller.cards import Card
-from controller.hands.high import (HIGH_CARD, PAIR, TRIPS, CATEGORIES, HandError, HighHand, check_cards,
-                                   describe_high, make_value)
+from controller.hands.high import (CATEGORIES, HIGH_CARD, PAIR, TRIPS, HandError, HighHand,
+                                   check_cards, describe_high, make_value)
 
 HOLDEM_BONUS_CLASSES: tuple[str, ...] = (
     "aces", "ace_king_suited", "ace_queen_or_jack_suited", "ace_king_offsuit",

@@ -35,7 +35,8 @@ class ThreeHand:
     @property
     def ranks(self) -> tuple[int, ...]:
         """The tie-break ranks, most significant first."""
-        return tuple(r for r in ((self.value >> 8) & 15, (self.value >> 4) & 15, self.value & 15) if r)
+        v = self.value
+        return tuple(r for r in ((v >> 8) & 15, (v >> 4) & 15, v & 15) if r)
 
     def __lt__(self, other: "ThreeHand") -> bool:
         return self.value < other.value
@@ -93,4 +94,5 @@ def three_card(cards: Sequence[Card]) -> ThreeHand:
     cards = tuple(cards)
     check_cards(cards, 3, 3)
     value = three_value(cards)
-    return ThreeHand(THREE_CATEGORIES[value >> 12], value, describe_three(value), _order(cards, value))
+    return ThreeHand(THREE_CATEGORIES[value >> 12], value, describe_three(value),
+                     _order(cards, value))

@@ -8,7 +8,8 @@ from itertools import combinations
 import pytest
 
 from controller.cards import JOKER, deck, parse_cards
-from controller.hands.high import (HandError, _general_value, best_high, best_holdem_using_hole,
+from controller.hands.fast import general_value as _general_value
+from controller.hands.high import (HandError, best_high, best_holdem_using_hole,
                                    best_omaha, high_value)
 
 
@@ -44,7 +45,9 @@ def test_order_examples() -> None:
 
 
 def test_suits_never_break_ties() -> None:
-    assert best_high(parse_cards("Ac Kd Qh Js 9c")).value == best_high(parse_cards("As Kh Qd Jc 9s")).value
+    a = best_high(parse_cards("Ac Kd Qh Js 9c"))
+    b = best_high(parse_cards("As Kh Qd Jc 9s"))
+    assert a.value == b.value and a.name == b.name
 
 
 @pytest.mark.parametrize("n", [5, 6, 7, 8, 9])
@@ -108,3 +111,16 @@ def test_omaha_exactly_two_and_three() -> None:
 def test_omaha_rejects_wrong_counts() -> None:
     with pytest.raises(HandError, match="4 or 5 hole"):
         best_omaha(parse_cards("Ac Ad 2h"), parse_cards("Ah Kc Kd 7s 6s"))
+
+
+@pytest.mark.parametrize("first", ["Ah Kh Qh Jh 9h", "Ah Kd Qh Jh 9h", "Ah Kd Qh Jh 9h 2c",
+                                   "Ah Kd Qh Jh 9h 2c 3c", "Ah Kh Qh Jh 9h 2h 3c"])
+def test_tables_fill_on_any_first_call(first: str) -> None:
+    """Whatever kind of hand comes first fills the tables and gets the right value."""
+    import subprocess
+    import sys
+    code = ("from controller.cards import parse_cards as p\n"
+            "from controller.hands.fast import high_value, general_value\n"
+            f"h = p({first!r}); v = high_value(h); assert v == general_value(h), v\n"
+            "h = p('2c 2d 5h 7s 9c Jd Kh'); assert high_value(h) == general_value(h)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
