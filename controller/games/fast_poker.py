@@ -178,6 +178,9 @@ SPEC = GameSpec(
         "flush, three of a kind, straight flush) pays 3 to 2; below ace high the bonus loses.",
         "Rule 18: a box that gives up loses its bonus too, even where its cards would have won it.",
         "Rule 20: when the bank does not qualify the bonus still settles on its own (it pays 'eventuell vinst').",
+        "Rule 20 opens with 'Om banken har bättre spelhand än spelaren, förlorar spelaren' before the queen-high "
+        "test; rule 21 repeats it for a qualifying bank, so it is read as the common rule: a bank below queen high "
+        "pays the bet whatever the two hands are.",
         "The legal limits of rule 11 and the variant are hard limits: a configured limit outside them is a "
         "configuration error, a stake outside them is refused.",
         "Open or dark deal (rule 3) changes only what the croupier does with the cards, not the settlement.",
