@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from controller import games
 from controller.events import Event, EventError, event_from_json, event_to_json
-from controller.games.contract import Accepted, Alert, GameSpec, MeterChange, Round, RoundConfig
+from controller.games.contract import Accepted, Alert, GameSpec, MeterChange, Round, RoundConfig, apply_meter
 
 
 class ScenarioError(ValueError):
@@ -32,9 +32,10 @@ class Scenario:
     spec: GameSpec
     config: RoundConfig
     rounds: tuple[tuple[Event, ...], ...]
+    meters: Mapping[str, int] | None = None  # starting progressive meters, where the scenario gives them
 
 
-_TOP_KEYS = {"game", "variant", "options", "rounds", "comment", "description", "title"}
+_TOP_KEYS = {"game", "variant", "options", "rounds", "comment", "description", "title", "meters"}
 
 
 def parse_json(text: str) -> Any:
@@ -87,11 +88,23 @@ def load_scenario(data: Any) -> Scenario:
                 where = f"rounds[{r}].events[{i}]" + (f".{exc.field}" if exc.field else "")
                 raise ScenarioError(where, str(exc)) from None
         rounds.append(tuple(events))
-    return Scenario(spec, config, tuple(rounds))
+    meters = data.get("meters")
+    if meters is not None:
+        if not isinstance(meters, Mapping):
+            raise ScenarioError("meters", "must map meter names to their amount in minor units")
+        for name, value in meters.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ScenarioError(f"meters.{name}", f"must be a whole number of minor units (0 or more), not {value!r}")
+        meters = dict(meters)
+    return Scenario(spec, config, tuple(rounds), meters)
 
 
-def play_round(round_: Round, events: tuple[Event, ...]) -> dict[str, Any]:
-    """Apply every event to ``round_`` and report it in the settle format."""
+def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str, int] | None = None) -> dict[str, Any]:
+    """Apply every event to ``round_`` and report it in the settle format.
+
+    Where ``meter_values`` holds a meter, each change to it is applied in
+    order (as the runtime does) and reported with ``paid`` and ``meter_after``.
+    """
     rejected: list[dict[str, Any]] = []
     alerts: list[dict[str, str]] = []
     meters: list[dict[str, Any]] = []
@@ -102,7 +115,13 @@ def play_round(round_: Round, events: tuple[Event, ...]) -> dict[str, Any]:
                 if isinstance(effect, Alert):
                     alerts.append({"index": index, "kind": effect.kind, "text": effect.text})
                 elif isinstance(effect, MeterChange):
-                    meters.append({"index": index, **{k: v for k, v in _meter_json(effect).items()}})
+                    entry = {"index": index, **_meter_json(effect)}
+                    if meter_values is not None and effect.meter in meter_values:
+                        paid, meter_values[effect.meter] = apply_meter(meter_values[effect.meter], effect)
+                        if effect.kind == "hit":
+                            entry["paid"] = paid
+                        entry["meter_after"] = meter_values[effect.meter]
+                    meters.append(entry)
         else:
             rejected.append({"index": index, "event": event_to_json(event), "reason": answer.reason})
     out: dict[str, Any] = {
@@ -135,8 +154,12 @@ def settle(scenario: Scenario) -> dict[str, Any]:
     """Replay every round in order; carried stakes go into the next round."""
     results: list[dict[str, Any]] = []
     carried: tuple = ()
+    meter_values = dict(scenario.meters) if scenario.meters is not None else None
     for events in scenario.rounds:
         round_ = scenario.spec.new_round(scenario.config, carried)
-        results.append(play_round(round_, events))
+        results.append(play_round(round_, events, meter_values))
         carried = round_.carried() if round_.complete else ()
-    return {"game": scenario.spec.id, "variant": scenario.config.variant, "rounds": results}
+    document: dict[str, Any] = {"game": scenario.spec.id, "variant": scenario.config.variant, "rounds": results}
+    if meter_values is not None:
+        document["meters"] = meter_values
+    return document

@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--exact", action="store_true", help="exact enumeration")
     parser.add_argument("--simulate", type=int, metavar="N", help="simulate N rounds instead")
     parser.add_argument("--seed", type=int, default=1, help="random seed of a simulation")
+    parser.add_argument("--meter", type=int, metavar="AMOUNT",
+                        help="progressive meter in minor units, for a game with a progressive")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 
@@ -34,10 +36,13 @@ def run(args: argparse.Namespace) -> int:
         config = spec.resolve(variant, options, games.paytable_of(spec))
     except ValueError as exc:
         raise UsageError(f"math: {exc}") from None
+    name = "controller.house_edge." + spec.id.replace("-", "_")
     try:
-        module = importlib.import_module("controller.house_edge." + spec.id.replace("-", "_"))
-    except ModuleNotFoundError:
-        raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
+        raise UsageError(f"math: the {spec.id} tool needs {exc.name!r}: pip install 'tablectl[math]'") from None
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:
@@ -47,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{document['game']} {document['variant']}: {document.get('method', '')}")
     for name, figures in document.get("bets", {}).items():
+        if "house_edge_percent" not in figures:
+            continue
         line = f"  {name:<16} house edge {figures['house_edge_percent']:.4f} %"
         if "house_edge_per_resolved_bet_percent" in figures:
             line += f"  ({figures['house_edge_per_resolved_bet_percent']:.4f} % per resolved bet)"

@@ -112,6 +112,24 @@ class MeterChange:
     hand: str | None = None
 
 
+def apply_meter(value: int, change: MeterChange) -> tuple[int, int]:
+    """What ``change`` pays and the meter after it: ``(paid, new_value)``, in minor units.
+
+    A contribution adds its amount. A hit pays its share of what the meter
+    holds (rounded down) or its fixed prize, never more than the meter holds,
+    so several hits in one round each pay from what the one before left.
+    """
+    if change.kind == "contribution":
+        return 0, value + (change.amount or 0)
+    if change.kind != "hit":
+        raise ValueError(f"unknown meter change {change.kind!r}")
+    if change.share is not None:
+        paid = value * change.share[0] // change.share[1]
+    else:
+        paid = min(change.fixed or 0, value)
+    return paid, value - paid
+
+
 Effect = Union[Prompt, Alert, Outcome, Settlement, MeterChange]
 
 

@@ -1,0 +1,170 @@
+"""Hand-evaluation benchmark: prints one JSON document.
+
+    /work/venv/bin/python bench/hands.py [--single 200000] [--batch 1000000] [--seed 1]
+                                         [--all-seven]
+
+Measured in one run on the same random seven-card hands:
+- our single-hand ``high_value`` (pure Python, Card objects) against treys'
+  ``Evaluator.evaluate`` (its own int cards, converted before timing), calls/s,
+  best of three interleaved rounds each, and the ratio;
+- our batch ``rank_batch`` (numpy) over ``--batch`` hands against phevaluator's
+  C ``evaluate_7cards`` called once per hand from Python (the raw extension
+  function, and its public ``evaluate_cards`` wrapper), best of three;
+- that both rankings agree on every batch hand (same order, same ties);
+- with ``--all-seven``: all 133,784,560 seven-card hands through the batch API,
+  the category counts, royal flushes, distinct values and the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.cards import Card, deck  # noqa: E402
+from controller.hands import batch  # noqa: E402
+from controller.hands.fast import high_value, ready  # noqa: E402
+
+
+def _best_of(rounds: int, run: Callable[[], None]) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _orders_agree(ours: np.ndarray, theirs_lower_better: np.ndarray) -> bool:
+    """True when sorting by our value sorts theirs (reversed) with the same ties."""
+    order = np.argsort(ours, kind="stable")
+    a, b = ours[order], -theirs_lower_better[order].astype(np.int64)
+    da, db = np.diff(a), np.diff(b)
+    return bool(np.all((da > 0) == (db > 0)) and np.all((da == 0) == (db == 0)))
+
+
+def single(n: int, seed: int) -> dict[str, object]:
+    from treys import Card as TreysCard
+    from treys import Evaluator
+
+    rng = random.Random(seed)
+    cards = deck()
+    hands: list[tuple[Card, ...]] = [tuple(rng.sample(cards, 7)) for _ in range(n)]
+    treys_hands = [[TreysCard.new(str(c)) for c in h] for h in hands]
+    treys_split = [(h[:2], h[2:]) for h in treys_hands]  # split before timing, not during
+    evaluator = Evaluator()
+    ready()  # fill our lookup tables before timing (treys builds its own in Evaluator())
+
+    def ours() -> None:
+        for h in hands:
+            high_value(h)
+
+    def treys() -> None:
+        ev = evaluator.evaluate
+        for hole, board in treys_split:
+            ev(hole, board)
+
+    ours_t = treys_t = float("inf")
+    for _ in range(3):
+        ours_t = min(ours_t, _best_of(1, ours))
+        treys_t = min(treys_t, _best_of(1, treys))
+    ours_ranks = np.array([high_value(h) for h in hands])
+    treys_ranks = np.array([evaluator.evaluate(h[:2], h[2:]) for h in treys_hands])
+    return {
+        "hands": n,
+        "ours_calls_per_s": round(n / ours_t),
+        "treys_calls_per_s": round(n / treys_t),
+        "ratio": round(treys_t / ours_t, 2),
+        "same_order_as_treys": _orders_agree(ours_ranks, treys_ranks),
+    }
+
+
+def batched(n: int, seed: int) -> dict[str, object]:
+    from phevaluator import _pheval, evaluate_cards
+
+    rng = np.random.default_rng(seed)
+    hands = np.empty((n, 7), dtype=np.int16)
+    for start in range(0, n, 200_000):
+        stop = min(n, start + 200_000)
+        keys = rng.random((stop - start, 52), dtype=np.float32)
+        hands[start:stop] = np.argpartition(keys, 7, axis=1)[:, :7]
+    batch.rank_batch(hands[:10])  # build tables before timing
+    ours_t = _best_of(3, lambda: batch.rank_batch(hands))
+    as_lists = hands.tolist()
+    raw = _pheval.evaluate_7cards
+
+    def phe_raw() -> None:
+        for h in as_lists:
+            raw(*h)
+
+    def phe_public() -> None:
+        for h in as_lists:
+            evaluate_cards(*h)
+
+    raw_t = _best_of(3, phe_raw)
+    public_t = _best_of(1, phe_public)
+    ours = batch.rank_batch(hands)
+    theirs = np.array([raw(*h) for h in as_lists])
+    return {
+        "hands": n,
+        "ours_hands_per_s": round(n / ours_t),
+        "phevaluator_c_calls_per_s": round(n / raw_t),
+        "phevaluator_evaluate_cards_calls_per_s": round(n / public_t),
+        "ratio_to_phevaluator_c": round(raw_t / ours_t, 2),
+        "same_order_as_phevaluator": _orders_agree(ours, theirs),
+    }
+
+
+def all_seven() -> dict[str, object]:
+    start = time.perf_counter()
+    counts = np.zeros(16, dtype=np.int64)
+    seen = np.zeros(1 << 24, dtype=bool)
+    total = royal = 0
+    for rows in batch.all_hands(7):
+        values = batch.rank_batch(rows, presorted=True)
+        counts += np.bincount(values >> 20, minlength=16)
+        seen[values] = True
+        royal += batch.royal_count(values)
+        total += len(values)
+    seconds = time.perf_counter() - start
+    from controller.hands.high import CATEGORIES
+    return {
+        "hands": total,
+        "seconds": round(seconds, 1),
+        "hands_per_s": round(total / seconds),
+        "categories": {name: int(counts[i]) for i, name in enumerate(CATEGORIES[:9])},
+        "distinct_values": int(seen.sum()),
+        "royal_flush_hands": royal,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--single", type=int, default=200_000)
+    parser.add_argument("--batch", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-seven", action="store_true")
+    args = parser.parse_args()
+    report: dict[str, object] = {
+        "command": "python " + " ".join(sys.argv),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "single_hand_7card": single(args.single, args.seed),
+        "batch_7card": batched(args.batch, args.seed),
+    }
+    if args.all_seven:
+        report["all_seven_card_hands"] = all_seven()
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""The single-hand fast path: the value of the best five of 5 to 7 cards, pure Python.
+
+Each card contributes one integer, read from a small table by its suit and
+rank, and the hand's key is their sum:
+
+- bits 0..15: a 4-bit counter per suit, started at 3, so that bit 3 of a
+  nibble says "five or more of this suit" (a flush) for up to 12 cards;
+- bits 16..32: base-5 digits counting the ranks 2..8 (the "low" ranks);
+- bits 33..: base-5 digits counting the ranks 9..A (the "high" ranks).
+
+A non-flush hand's value depends only on its rank multiset. Splitting the
+multiset into its low and high parts keeps every table small and dense (no
+hashing): ``OFFSET[n][low digits]`` is where the block of the low part starts,
+``WITHIN[high digits]`` is the high part's place among high parts of its size,
+and ``VALUES[n][offset + within]`` is the value: 49,205 values for seven cards,
+18,395 for six, 6,175 for five. A flush looks up the flush suit's rank bit mask.
+
+The tables are filled on the first call (about half a second) and never change
+afterwards: ``high_value`` finds its value array empty, fills the tables in
+place and tries again. Until then importing costs nothing.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import combinations
+from typing import Iterator, Sequence
+
+from controller.cards import Card
+from controller.hands.values import flush_value, value_from_counts
+
+LOW_RANKS = range(2, 9)
+HIGH_RANKS = range(9, 15)
+_LOW_SHIFT, _HIGH_SHIFT = 16, 33
+_LOW_MASK = (1 << (_HIGH_SHIFT - _LOW_SHIFT)) - 1
+_SUIT_START = 0x3333
+_FLUSH_BITS = 0x8888
+_NIBBLE_SUIT = {3: "c", 7: "d", 11: "h", 15: "s"}
+_SUIT_KEY = {"c": 1, "d": 1 << 4, "h": 1 << 8, "s": 1 << 12}
+_LOW_SPAN, _HIGH_SPAN = 5 ** len(LOW_RANKS), 5 ** len(HIGH_RANKS)
+
+
+def _rank_key(rank: int) -> int:
+    if rank in LOW_RANKS:
+        return 5 ** (rank - 2) << _LOW_SHIFT
+    return 5 ** (rank - 9) << _HIGH_SHIFT
+
+
+CARD_KEY: dict[str, tuple[int, ...]] = {
+    s: (0, 0) + tuple(_SUIT_KEY[s] + _rank_key(r) for r in range(2, 15)) for s in "cdhs"
+}
+"""``CARD_KEY[suit][rank]``: one card's contribution to the hand key."""
+
+# Filled in place on first use (see _fill); allocated empty so that the hot
+# path can bind them as default arguments.
+_OFFSET = {n: array("i", bytes(4 * _LOW_SPAN)) for n in (5, 6, 7)}
+_WITHIN = array("i", bytes(4 * _HIGH_SPAN))
+_VALUES: dict[int, array] = {n: array("i") for n in (5, 6, 7)}
+_FLUSH = array("i")
+
+
+def _multisets(ranks: Sequence[int], size: int, most: int = 4) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``size`` ranks from ``ranks`` (ascending), each rank at most ``most`` times."""
+    if size == 0:
+        yield ()
+        return
+    if not ranks:
+        return
+    first, rest = ranks[0], ranks[1:]
+    for n in range(min(most, size), -1, -1):
+        for tail in _multisets(rest, size - n, most):
+            yield (first,) * n + tail
+
+
+def _digits(multiset: Sequence[int], base_rank: int) -> int:
+    return sum(5 ** (r - base_rank) for r in multiset)
+
+
+def _fill() -> None:
+    """Fill the tables (once; later calls do nothing)."""
+    if len(_VALUES[7]):
+        return
+    highs = {s: list(_multisets(HIGH_RANKS, s)) for s in range(8)}
+    lows = {s: list(_multisets(LOW_RANKS, s)) for s in range(8)}
+    for size, group in highs.items():
+        for i, m in enumerate(group):
+            _WITHIN[_digits(m, 9)] = i
+    counts = [0] * 15
+    for n in (5, 6, 7):
+        values: list[int] = []
+        offset = _OFFSET[n]
+        for s in range(n + 1):
+            for low in lows[s]:
+                offset[_digits(low, 2)] = len(values)
+                for high in highs[n - s]:
+                    for r in range(2, 15):
+                        counts[r] = 0
+                    for r in low + high:
+                        counts[r] += 1
+                    values.append(value_from_counts(counts))
+        _VALUES[n].extend(values)
+    flush = [0] * (1 << 15)
+    for size in (5, 6, 7):
+        for ranks in combinations(range(2, 15), size):
+            mask = sum(1 << r for r in ranks)
+            flush[mask] = flush_value(mask)
+    _FLUSH.extend(flush)
+
+
+def ready() -> None:
+    """Fill the tables now (benchmarks call this so that timing excludes the build)."""
+    _fill()
+
+
+def general_value(cards: Sequence[Card]) -> int:
+    """Any number of cards (>= 5): the rank-count value or the best flush."""
+    counts = [0] * 15
+    suit_masks = {"c": 0, "d": 0, "h": 0, "s": 0}
+    for c in cards:
+        counts[c.rank] += 1
+        suit_masks[c.suit] |= 1 << c.rank
+    best = value_from_counts(counts)
+    for mask in suit_masks.values():
+        if mask.bit_count() >= 5:
+            best = max(best, flush_value(mask))
+    return best
+
+
+def _filled_then(cards: Sequence[Card]) -> int:
+    """First call: fill the tables, then evaluate (a lookup failing later is a bug)."""
+    if len(_FLUSH):
+        raise IndexError("hand key outside the tables (repeated cards?)")
+    _fill()
+    return high_value(cards)
+
+
+def high_value(cards: Sequence[Card], _ck: dict[str, tuple[int, ...]] = CARD_KEY,
+               _o7: array = _OFFSET[7], _v7: array = _VALUES[7],
+               _o5: array = _OFFSET[5], _v5: array = _VALUES[5],
+               _w: array = _WITHIN, _fl: array = _FLUSH) -> int:
+    """The value of the best five of ``cards`` (five or more, no joker, no checks).
+
+    This is the hot path for games and simulations: it does not validate its
+    input (``controller.hands.high.best_high`` does, and names the hand).
+    """
+    n = len(cards)
+    if n == 7:
+        a, b, c, d, e, f, g = cards
+        t = (_SUIT_START + _ck[a.suit][a.rank] + _ck[b.suit][b.rank] + _ck[c.suit][c.rank]
+             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank] + _ck[f.suit][f.rank]
+             + _ck[g.suit][g.rank])
+        if not t & _FLUSH_BITS:
+            try:
+                return _v7[_o7[(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
+            except IndexError:
+                return _filled_then(cards)
+    elif n == 5:
+        a, b, c, d, e = cards
+        t = (_SUIT_START + _ck[a.suit][a.rank] + _ck[b.suit][b.rank] + _ck[c.suit][c.rank]
+             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank])
+        if not t & _FLUSH_BITS:
+            try:
+                return _v5[_o5[(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
+            except IndexError:
+                return _filled_then(cards)
+    elif n == 6:
+        t = _SUIT_START
+        for c in cards:
+            t += _ck[c.suit][c.rank]
+        if not t & _FLUSH_BITS:
+            _fill()
+            return _VALUES[6][_OFFSET[6][(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
+    else:
+        return general_value(cards)
+    suit = _NIBBLE_SUIT[(t & _FLUSH_BITS).bit_length() - 1]
+    mask = 0
+    for c in cards:
+        if c.suit == suit:
+            mask |= 1 << c.rank
+    try:
+        return _fl[mask]
+    except IndexError:
+        return _filled_then(cards)

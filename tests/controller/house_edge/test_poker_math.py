@@ -1,0 +1,82 @@
+"""Caribbean Stud and Hold em (SE) math: small runs of `tablectl math`, checked against what is known exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.tablectl import run_tablectl
+
+
+def _math(*args: str) -> dict:
+    done = run_tablectl("math", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_caribbean_classic_simulation_brackets_the_published_figure():
+    doc = _math("caribbean-stud", "--variant", "classic", "--simulate", "200000", "--seed", "7")
+    low, high = doc["bets"]["ante_bet"]["confidence_95_percent"]
+    assert low < 5.32 < high  # published for the AKJ83 rule
+    assert 0.5 < doc["bets"]["ante_bet"]["raise_share"] < 0.55
+
+
+def test_caribbean_progressive_is_exact():
+    doc = _math("caribbean-stud", "--variant", "dk", "--exact", "--meter", "2000000")
+    progressive = doc["bets"]["progressive"]
+    hands = {k: v["hands"] for k, v in progressive["lines"].items()}
+    assert hands == {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744,
+                     "flush": 5108, "straight": 10200, "three_of_a_kind": 54912}
+    paid = 4 * 2_000_000 + 36 * 125000 + 624 * 25000 + 3744 * 2500 + 5108 * 1500 + 10200 * 300 + 54912 * 200
+    assert progressive["return_percent"] == pytest.approx(paid / 2598960 / 50 * 100, abs=1e-4)
+    assert progressive["meter"] == 2_000_000
+
+
+def test_holdem_bonus_exact_and_main_game_sampled():
+    doc = _math("restaurant-holdem", "--simulate", "169", "--seed", "3")
+    assert doc["bets"]["bonus"]["house_edge_percent"] == pytest.approx(387 / 1326 * 100, abs=1e-4)
+    main = doc["bets"]["ante_call"]
+    assert main["flops"] == 338  # at least two flops for each of the 169 classes
+    assert main["confidence_95_percent"][0] < main["house_edge_percent"] < main["confidence_95_percent"][1]
+    assert 0 < main["call_share"] < 1
+
+
+def test_batch_versus_codes_agree_with_the_games_contest():
+    import numpy as np
+
+    from controller.cards import card_from_index
+    from controller.games.caribbean_stud import contest
+    from controller.hands.batch import rank_batch
+    from controller.hands.high import best_high
+    from controller.house_edge.caribbean_stud import VERSUS, game_view, versus_codes
+
+    view = game_view()
+    rng = np.random.default_rng(5)
+    dealt = np.argsort(rng.random((3000, 52)), axis=1)[:, :10]
+    # force ties and near-ties: the dealer copies the player's ranks in other suits in some rows
+    dealt[:300, 5:] = (dealt[:300, :5] // 4) * 4 + (dealt[:300, :5] + 1) % 4
+    dealt = dealt[[len(set(row)) == 10 for row in dealt.tolist()]]
+    codes = versus_codes(view, rank_batch(dealt[:, :5]), rank_batch(dealt[:, 5:]))
+    for row, code in zip(dealt.tolist(), codes.tolist()):
+        player = best_high([card_from_index(i) for i in row[:5]])
+        dealer = best_high([card_from_index(i) for i in row[5:]])
+        assert VERSUS[code] == contest(player, dealer)
+    assert set(codes.tolist()) == {0, 1, 2, 3}
+
+
+def test_batch_own_card_values_agree_with_best_holdem_using_hole():
+    import numpy as np
+
+    from controller.cards import card_from_index, parse_cards
+    from controller.hands.high import best_holdem_using_hole
+    from controller.house_edge.restaurant_holdem import own_card_values
+
+    rng = np.random.default_rng(9)
+    rows = np.argsort(rng.random((2000, 52)), axis=1)[:, :7]
+    fixed = [parse_cards("2c 3d Ts Js Qs Ks As"), parse_cards("3h 4d Kd 5c 5d 9h 9s"), parse_cards("2c 2d 7h 7s 9c 9d Kh")]
+    rows = np.vstack([rows, [[c.index for c in f] for f in fixed]])
+    values = own_card_values(rows)
+    for row, value in zip(rows.tolist(), values.tolist()):
+        cards = [card_from_index(i) for i in row]
+        assert value == best_holdem_using_hole(cards[:2], cards[2:], 1).value
