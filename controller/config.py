@@ -198,7 +198,7 @@ _MISSING = object()
 
 # --------------------------------------------------------------------------- loading
 
-def load(path: str | Path, lookup: Callable[[str], GameSpec] = games.load_game) -> TableConfig:
+def load(path: str | Path, lookup: Callable[[str], GameSpec] | None = None) -> TableConfig:
     """Read and validate the TOML file ``path``; ``ConfigError`` lists every problem."""
     source = str(path)
     try:
@@ -213,20 +213,26 @@ def load(path: str | Path, lookup: Callable[[str], GameSpec] = games.load_game) 
     return from_mapping(data, source, lookup, base_dir=Path(path).resolve().parent)
 
 
-def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], GameSpec] = games.load_game,
+def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], GameSpec] | None = None,
                  base_dir: Path | None = None) -> TableConfig:
     """Validate an already parsed configuration (``load`` and the embedded simulated defaults use this)."""
+    lookup = lookup or games.load_game
     c = _Checker(source)
     c.keys("", data, _SECTIONS)
     table = c.table(data, "table", required=True)
     c.keys("table", table, _TABLE_KEYS)
+    if not table:  # the missing section is the one problem; its keys are not reported one by one
+        table = {"id": "unnamed", "game": "", "currency": "XXX"}
+        quiet = _Checker(source)
+    else:
+        quiet = c
 
     table_id = table.get("id", _MISSING)
     if not (isinstance(table_id, str) and _NAME.match(table_id)):
-        c.bad("table.id", table_id, "a name of lower-case letters, digits, '-' or '_', up to 32 characters")
+        quiet.bad("table.id", table_id, "a name of lower-case letters, digits, '-' or '_', up to 32 characters")
     currency = table.get("currency", _MISSING)
     if not (isinstance(currency, str) and _CURRENCY.match(currency)):
-        c.bad("table.currency", currency, "a three-letter ISO 4217 code such as SEK or EUR")
+        quiet.bad("table.currency", currency, "a three-letter ISO 4217 code such as SEK or EUR")
     minor_unit = table.get("minor_unit", 100)
     if _choice(1, 10, 100, 1000)(minor_unit):
         c.bad("table.minor_unit", minor_unit, "minor units per major unit: 1, 10, 100 or 1000")
@@ -234,12 +240,12 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     spec: GameSpec | None = None
     game_id = table.get("game", _MISSING)
     if not isinstance(game_id, str):
-        c.bad("table.game", game_id, "a game id as 'tablectl games' lists")
+        quiet.bad("table.game", game_id, "a game id as 'tablectl games' lists")
     else:
         try:
             spec = lookup(game_id)
         except ValueError as exc:
-            c.bad("table.game", game_id, str(exc).split("(", 1)[-1].rstrip(")") if "(" in str(exc) else str(exc))
+            quiet.bad("table.game", game_id, str(exc).split("(", 1)[-1].rstrip(")") if "(" in str(exc) else str(exc))
     variant_id = table.get("variant", _MISSING)
     if spec is not None:
         if variant_id is _MISSING:

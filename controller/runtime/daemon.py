@@ -36,7 +36,7 @@ class StartError(RuntimeError):
 class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
-                 croupier: bool = True, lookup: Callable[[str], GameSpec] = games.load_game,
+                 croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
                  t_start: float | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds

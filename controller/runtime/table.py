@@ -99,10 +99,10 @@ class Table:
     """One table's whole state. Every method runs on the event loop thread."""
 
     def __init__(self, config: TableConfig, journal: Journal,
-                 lookup: Callable[[str], GameSpec] = games.load_game) -> None:
+                 lookup: Callable[[str], GameSpec] | None = None) -> None:
         self.config = config
         self.journal = journal
-        self.lookup = lookup
+        self.lookup = lookup or (lambda game_id: games.load_game(game_id))
         self.meters = Meters(config.jackpots)
         self.faults: dict[str, Fault] = {}
         self.listeners: list[Listener] = []
@@ -124,7 +124,7 @@ class Table:
     # ------------------------------------------------------------------ opening and recovery
 
     @classmethod
-    def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] = games.load_game,
+    def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] | None = None,
              journal: Journal | None = None) -> "Table":
         """Open (or create) the journal and rebuild the table from it."""
         table = cls(config, journal or Journal(config.journal_path), lookup)
