@@ -21,7 +21,10 @@ Rules (docs/runtime.md, "Meters"):
   with a reason.
 
 Invariant checked by ``recompute``: value = sum(open) + contributions - hits
-+ resets + overflow moves + corrections, for every record in order.
++ resets + overflow moves + corrections, for every record in order. A
+correction sets the meter to its recorded value; in the sums it counts as the
+change against what the records held (its ``amount`` is the change against
+what the meter showed, which differ only after a mismatch).
 """
 
 from __future__ import annotations
@@ -211,9 +214,9 @@ def recompute(bodies: Iterable[Mapping[str, Any]]) -> tuple[dict[str, dict[str, 
             m["value"] += amount
             m["overflow"] -= amount
             m["overflow_moved"] += amount
-        elif kind == "correction":
-            m["value"] += amount
-            m["corrections"] += amount
+        elif kind == "correction":  # sets the meter: its change is counted against the records, not the display
+            m["corrections"] += int(body["value"]) - m["value"]
+            m["value"], m["overflow"] = int(body["value"]), int(body["overflow"])
         if (m["value"], m["overflow"]) != (body["value"], body["overflow"]):
             problems.append(f"meter {name}: a {kind} record says {body['value']}/{body['overflow']} "
                             f"but the records add up to {m['value']}/{m['overflow']}")
