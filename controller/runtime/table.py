@@ -381,6 +381,8 @@ class Table:
                 if self.round_events:
                     raise MeterRefused("change the shoe between rounds, not during one")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
+            elif cmd.name == "stop":
+                pass  # the daemon stops after journaling it
             else:
                 raise MeterRefused(f"unknown command {cmd.name!r}")
         except MeterRefused as exc:
