@@ -136,13 +136,13 @@ class Daemon:
         loop = self.loop
 
         def post(raw: object) -> None:
-            loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())
+            loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
         return post
 
     def _receive(self, name: str, raw: object, t0_ns: int) -> None:
         assert self.table is not None
         try:
-            self.table.submit(name, raw, t0_ns)
+            self.table.submit(name, raw)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
             log(logging.ERROR, "input failed", source=name, error=repr(exc))
             self.table.health.setdefault(name, SourceHealth()).dropped += 1
@@ -182,7 +182,7 @@ class Daemon:
         for name, slot in self.slots.items():
             if isinstance(slot.output, TextOutput):
                 slot.output.seq = seq
-            slot.set(view[name], table.last_t0_ns)
+            slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:
@@ -200,7 +200,7 @@ class Daemon:
                 devices[name] = {"ok": False, "error": repr(exc)}
         summary["devices"] = devices
         summary["loop_lag_ms"] = round(self.loop_lag_ms, 3)
-        summary["outputs"] = {n: {"shows": s.shows} for n, s in self.slots.items()}
+        summary["outputs"] = {n: {"shows": s.shows, "failures": s.failures} for n, s in self.slots.items()}
         summary["ok"] = (summary["journal_ok"] and all(d.get("ok") for d in devices.values())
                          and self.loop_lag_ms < 500)
         return summary

@@ -34,16 +34,11 @@ class OutputSlot:
         self.last_show = -1e9
         self.scheduled = False
         self.shows = 0
-        self.keep_latency = False
-        self.latency_ns: list[int] = []
-        self._t0: int | None = None
+        self.failures = 0
 
-    def set(self, state: Mapping[str, Any], t0_ns: int | None = None) -> None:
+    def set(self, state: Mapping[str, Any]) -> None:
         self.desired = state
-        if self._t0 is None:
-            self._t0 = t0_ns
         if state == self.shown:
-            self._t0 = None
             return
         now = time.monotonic()
         wait = self.last_show + self.interval_s - now
@@ -60,11 +55,8 @@ class OutputSlot:
         try:
             self.output.show(self.desired)
         except Exception:  # an output must never take the loop down; the health counters say it failed
-            self.failures = getattr(self, "failures", 0) + 1
+            self.failures += 1
             return
-        if self.keep_latency and self._t0 is not None:
-            self.latency_ns.append(time.perf_counter_ns() - self._t0)
-        self._t0 = None
         self.shown = self.desired
         self.last_show = time.monotonic()
         self.shows += 1

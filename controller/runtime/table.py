@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from controller import games
@@ -86,15 +86,6 @@ class SourceHealth:
         return dict(self.__dict__)
 
 
-@dataclass
-class Stats:
-    """Latency samples (ns) from an input's arrival to its commit; kept only when ``keep`` is set (bench)."""
-
-    keep: bool = False
-    commit_ns: list[int] = field(default_factory=list)
-    commits: int = 0
-
-
 class Table:
     """One table's whole state. Every method runs on the event loop thread."""
 
@@ -107,7 +98,7 @@ class Table:
         self.faults: dict[str, Fault] = {}
         self.listeners: list[Listener] = []
         self.health: dict[str, SourceHealth] = {}
-        self.stats = Stats()
+        self.commits = 0
         self.round_no = 0
         self.round_spec: GameSpec = config.spec
         self.round: Round = config.spec.new_round(config.round_config, ())
@@ -119,7 +110,6 @@ class Table:
         self.shoe_cards = 0
         self.cut_card = False
         self.recovered: dict[str, Any] = {}
-        self.last_t0_ns: int | None = None
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -219,7 +209,7 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
-    def submit(self, source: str, raw: object, t0_ns: int | None = None) -> str:
+    def submit(self, source: str, raw: object) -> str:
         """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``."""
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
@@ -243,14 +233,14 @@ class Table:
         if blocking is not None:
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
-            self._commit([("refuse", self.round_no, body)], t0_ns)
+            self._commit([("refuse", self.round_no, body)])
             return "refused"
         saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
         answer = self.round.apply(event)
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
-            self._commit([("reject", self.round_no, body)], t0_ns, rejected=True)
+            self._commit([("reject", self.round_no, body)], rejected=True)
             return "rejected"
         entries: list[tuple[str, int, Mapping[str, Any]]] = []
         try:
@@ -261,7 +251,7 @@ class Table:
             self.meters.restore(saved_meters)
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": str(exc)}
-            self._commit([("refuse", self.round_no, body)], t0_ns)
+            self._commit([("refuse", self.round_no, body)])
             return "refused"
         effects = [effect_json(e) for e in answer.effects]
         entries.append(("event", self.round_no, {"source": source, "event": event_to_json(event), "effects": effects,
@@ -288,7 +278,7 @@ class Table:
             self.round_no += 1
             self.round, self.round_spec, self.round_events = next_round, self.config.spec, 0
             self.last_prompt = None
-        self._done(records, t0_ns)
+        self._done(records)
         return "accepted"
 
     def _remember(self, effects: Sequence[Any]) -> None:
@@ -301,8 +291,7 @@ class Table:
             elif isinstance(effect, Settlement):
                 self.last_settlements.append(effect.to_json())
 
-    def _commit(self, entries: list[tuple[str, int, Mapping[str, Any]]], t0_ns: int | None = None,
-                rejected: bool = False) -> list[Record]:
+    def _commit(self, entries: list[tuple[str, int, Mapping[str, Any]]], rejected: bool = False) -> list[Record]:
         try:
             records = self.journal.append(entries, self.meters.to_json())
         except JournalError as exc:
@@ -310,14 +299,11 @@ class Table:
             return []
         if rejected:
             self.round_events += 1
-        self._done(records, t0_ns)
+        self._done(records)
         return records
 
-    def _done(self, records: Sequence[Record], t0_ns: int | None) -> None:
-        self.stats.commits += 1
-        self.last_t0_ns = t0_ns
-        if self.stats.keep and t0_ns is not None:
-            self.stats.commit_ns.append(time.perf_counter_ns() - t0_ns)
+    def _done(self, records: Sequence[Record]) -> None:
+        self.commits += 1
         for listener in self.listeners:
             listener(self, records)
 
@@ -400,7 +386,7 @@ class Table:
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
         self._apply_fault_stops()
-        self._done(records, None)
+        self._done(records)
         return "done"
 
     # ------------------------------------------------------------------ what the outputs show

@@ -74,12 +74,22 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int) -> dict:
     killed = 0
     for k in range(kills):
         proc = daemon(config, rounds, seed + k)
-        time.sleep(rng.uniform(0.2, 0.6))  # start-to-ready is about 0.2 s: kills land before, during and after
+        head = ""
+        if rng.random() < 0.2:  # one kill in five lands during the start and the recovery
+            time.sleep(rng.uniform(0.0, 0.4))
+        else:  # the others at a random moment of play (the machine may be slow to start: wait for ready)
+            assert proc.stdout is not None
+            while not head.endswith("\n") or "ready:" not in head.splitlines()[-1]:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                head += line
+            time.sleep(rng.uniform(0.0, 0.5))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1
         out, _ = proc.communicate(timeout=60)
-        outputs.append(out)
+        outputs.append(head + out)
         if proc.returncode == 0:
             break
     proc = daemon(config, rounds, seed + kills + 1)
