@@ -1,0 +1,43 @@
+"""`tablectl config check FILE`: every problem of a table configuration, one line each."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from controller import config as table_config
+from controller.commands.common import print_json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("config", help="check a table configuration",
+                                   description="Table configuration tools.")
+    sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = sub.add_parser("check", help="explain every problem of a table configuration, one line each",
+                           description="Read FILE as the daemon would and print one line per problem "
+                                       "(key, value, what is allowed); exit 2 if there is any.")
+    check.add_argument("file", help="table configuration TOML")
+    check.add_argument("--json", action="store_true", help="print {ok, problems} as JSON")
+    check.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = table_config.load(args.file)
+    except table_config.ConfigError as exc:
+        if args.json:
+            print_json({"ok": False, "problems": exc.problems})
+        else:
+            for problem in exc.problems:
+                print(f"tablectl: {problem}", file=sys.stderr)
+        return 2
+    summary = {"ok": True, "table": config.table_id, "game": config.spec.id, "variant": config.round_config.variant,
+               "devices": sorted(config.devices), "jackpots": [j.name for j in config.jackpots],
+               "journal": str(config.journal_path)}
+    if args.json:
+        print_json(summary)
+    else:
+        print(f"{args.file}: ok: table {config.table_id}, {config.spec.id} {config.round_config.variant}, "
+              f"devices {', '.join(summary['devices']) or 'none'}, meters {', '.join(summary['jackpots']) or 'none'}, "
+              f"journal {config.journal_path}")
+    return 0

@@ -1,0 +1,442 @@
+"""Table configuration (TOML in ``hw/tables/``): load, validate, explain every problem in one line.
+
+The file is read once, at start, into a frozen ``TableConfig``; nothing reads it
+again. Every problem is collected as one line naming the key, the value and
+what is allowed (``ConfigError.problems``), so ``tablectl config check`` shows
+them all at once and the daemon refuses to start on any of them. Unknown keys
+are refused. Game options go through the game's own ``GameSpec`` (each option
+checked by its ``OptionSpec``, then ``spec.resolve`` for the table-wide rules
+such as the Swedish legal maximum of 1/600 of the price base amount).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from controller import games
+from controller.games.contract import GameSpec, RoundConfig
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+BAUDS = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+_SERIAL_URL = re.compile(r"^(/dev/\S+|(loop|socket|rfc2217|spy|alt|hwgrep)://\S*|COM\d+|pty)$")
+_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; ``problems`` holds one line per problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    """One device: its name (``shoe``, ``sign``, ...), its driver and the driver's settings."""
+
+    name: str
+    driver: str
+    settings: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class JackpotConfig:
+    """A progressive meter: reset value, contribution per progressive bet, optional cap with overflow."""
+
+    name: str
+    base: int
+    contribution: int
+    cap: int | None = None
+    overflow: bool = False
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The whole table, validated and immutable."""
+
+    source: str
+    table_id: str
+    spec: GameSpec
+    round_config: RoundConfig
+    options: Mapping[str, Any]  # the game options as given (JSON-ready), for the journal
+    currency: str
+    minor_unit: int
+    devices: Mapping[str, DeviceConfig]
+    jackpots: tuple[JackpotConfig, ...]
+    journal_path: Path
+    console: Mapping[str, Any] = field(default_factory=dict)
+    output_interval_ms: int = 50
+    device_timeout_s: float = 5.0
+
+
+# --------------------------------------------------------------------------- the schema
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) and v.strip() else "text"
+
+
+def _int_range(low: int, high: int) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            return f"a whole number from {low} to {high}"
+        return None
+    return check
+
+
+def _choice(*allowed: Any) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        return None if v in allowed and not isinstance(v, bool) else "one of " + ", ".join(map(str, allowed))
+    return check
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "true or false"
+
+
+def _port(v: Any) -> str | None:
+    if isinstance(v, str) and _SERIAL_URL.match(v):
+        return None
+    return "a device path such as /dev/ttyUSB0, a pyserial URL (loop://, socket://host:port, rfc2217://...) or pty"
+
+
+def _pins(v: Any) -> str | None:
+    if not isinstance(v, Mapping) or not v:
+        return "a table of names to BCM pin numbers 0 to 27"
+    seen: set[int] = set()
+    for name, pin in v.items():
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+            return f"BCM pin numbers 0 to 27 (pin '{name}' is {pin!r})"
+        if pin in seen:
+            return f"each pin used once (pin {pin} appears twice)"
+        seen.add(pin)
+    return None
+
+
+def _camera_source(v: Any) -> str | None:
+    if isinstance(v, bool):
+        return "a camera index (0, 1, ...) or a video file or folder path"
+    if isinstance(v, int) and 0 <= v <= 9 or isinstance(v, str) and v.strip():
+        return None
+    return "a camera index (0, 1, ...) or a video file or folder path"
+
+
+_SERIAL = {"port": _port, "baud": _choice(*BAUDS), "timeout_s": _int_range(1, 60)}
+_GPIO = {"pin_factory": _choice(*PIN_FACTORIES), "pins": _pins, "pin_map": _text}
+_LED = {"spi_port": _int_range(0, 1), "spi_device": _int_range(0, 1), "cascaded": _int_range(1, 16),
+        "brightness": _int_range(0, 255)}
+DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
+    # device name -> driver -> allowed keys and their checks
+    "shoe": {"serial": _SERIAL, "simulated": {}},
+    "shuffler": {"serial": _SERIAL, "simulated": {}},
+    "wheel": {"serial": _SERIAL, "simulated": {}},
+    "buttons": {"gpio": _GPIO, "simulated": {}},
+    "puck": {"gpio": _GPIO, "simulated": {}},
+    "tower": {"gpio": _GPIO, "simulated": {}},
+    "sign": {"max7219": _LED, "text": {}, "simulated": {}},
+    "jackpot_display": {"max7219": _LED, "text": {}, "simulated": {}},
+    "camera": {"opencv": {"source": _camera_source, "width": _int_range(160, 4096),
+                          "height": _int_range(120, 4096), "fps": _int_range(1, 120)},
+               "files": {"source": _text}, "simulated": {}},
+}
+_SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime")
+_TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
+_JACKPOT_KEYS = ("base", "contribution", "cap", "overflow")
+_CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS)}
+_RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600)}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+class _Checker:
+    """Collects problems as ``key = value: what is allowed`` lines."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.problems: list[str] = []
+
+    def bad(self, key: str, value: Any, allowed: str) -> None:
+        shown = "missing" if value is _MISSING else f"= {_show(value)}"
+        self.problems.append(f"{self.source}: {key} {shown}: {allowed}")
+
+    def plain(self, key: str, text: str) -> None:
+        self.problems.append(f"{self.source}: {key}: {text}")
+
+    def keys(self, where: str, table: Mapping[str, Any], allowed: tuple[str, ...] | Mapping[str, Any]) -> None:
+        for key in table:
+            if key not in allowed:
+                self.bad(f"{where}.{key}" if where else key, table[key],
+                         f"unknown key (allowed here: {', '.join(allowed) or 'none'})")
+
+    def table(self, data: Mapping[str, Any], key: str, required: bool = False) -> Mapping[str, Any]:
+        value = data.get(key, _MISSING)
+        if value is _MISSING:
+            if required:
+                self.bad(key, _MISSING, f"the [{key}] section is required")
+            return {}
+        if not isinstance(value, Mapping):
+            self.bad(key, value, f"must be a [{key}] section (a TOML table)")
+            return {}
+        return value
+
+
+_MISSING = object()
+
+
+# --------------------------------------------------------------------------- loading
+
+def load(path: str | Path, lookup: Callable[[str], GameSpec] | None = None) -> TableConfig:
+    """Read and validate the TOML file ``path``; ``ConfigError`` lists every problem."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError([f"{source}: cannot read: {reason}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
+    return from_mapping(data, source, lookup, base_dir=Path(path).resolve().parent)
+
+
+def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], GameSpec] | None = None,
+                 base_dir: Path | None = None) -> TableConfig:
+    """Validate an already parsed configuration (``load`` and the embedded simulated defaults use this)."""
+    lookup = lookup or games.load_game
+    c = _Checker(source)
+    c.keys("", data, _SECTIONS)
+    table = c.table(data, "table", required=True)
+    c.keys("table", table, _TABLE_KEYS)
+    if not table:  # the missing section is the one problem; its keys are not reported one by one
+        table = {"id": "unnamed", "game": "", "currency": "XXX"}
+        quiet = _Checker(source)
+    else:
+        quiet = c
+
+    table_id = table.get("id", _MISSING)
+    if not (isinstance(table_id, str) and _NAME.match(table_id)):
+        quiet.bad("table.id", table_id, "a name of lower-case letters, digits, '-' or '_', up to 32 characters")
+    currency = table.get("currency", _MISSING)
+    if not (isinstance(currency, str) and _CURRENCY.match(currency)):
+        quiet.bad("table.currency", currency, "a three-letter ISO 4217 code such as SEK or EUR")
+    minor_unit = table.get("minor_unit", 100)
+    if _choice(1, 10, 100, 1000)(minor_unit):
+        c.bad("table.minor_unit", minor_unit, "minor units per major unit: 1, 10, 100 or 1000")
+
+    spec: GameSpec | None = None
+    game_id = table.get("game", _MISSING)
+    if not isinstance(game_id, str):
+        quiet.bad("table.game", game_id, "a game id as 'tablectl games' lists")
+    else:
+        try:
+            spec = lookup(game_id)
+        except ValueError as exc:
+            quiet.bad("table.game", game_id, str(exc).split("(", 1)[-1].rstrip(")") if "(" in str(exc) else str(exc))
+    variant_id = table.get("variant", _MISSING)
+    if spec is not None:
+        if variant_id is _MISSING:
+            variant_id = spec.variants[0].id
+        known = [v.id for v in spec.variants]
+        if variant_id not in known:
+            c.bad("table.variant", variant_id, f"a variant of {spec.id}: {', '.join(known)}")
+            spec_ok = False
+        else:
+            spec_ok = True
+    else:
+        spec_ok = False
+
+    options = dict(c.table(data, "options"))
+    limits = c.table(data, "limits")
+    round_config: RoundConfig | None = None
+    given: dict[str, Any] = {}
+    if spec is not None and spec_ok:
+        round_config, given = _game_options(c, spec, str(variant_id), options, limits, table)
+
+    devices = _devices(c, c.table(data, "devices"), base_dir)
+    jackpots = _jackpots(c, c.table(data, "jackpot"))
+
+    journal = c.table(data, "journal", required=True)
+    c.keys("journal", journal, ("path",))
+    journal_path = journal.get("path", _MISSING)
+    if journal and not (isinstance(journal_path, str) and journal_path.strip()):
+        c.bad("journal.path", journal_path, "the path of the SQLite journal file (its folder is created)")
+
+    console = c.table(data, "console")
+    _simple(c, "console", console, _CONSOLE_KEYS)
+    runtime = c.table(data, "runtime")
+    _simple(c, "runtime", runtime, _RUNTIME_KEYS)
+
+    if c.problems:
+        raise ConfigError(c.problems)
+    assert spec is not None and round_config is not None
+    return TableConfig(
+        source=source, table_id=table_id, spec=spec, round_config=round_config,
+        options=MappingProxyType(given), currency=currency, minor_unit=minor_unit,
+        devices=MappingProxyType(devices), jackpots=jackpots, journal_path=Path(journal_path),
+        console=MappingProxyType(dict(console)),
+        output_interval_ms=runtime.get("output_interval_ms", 50),
+        device_timeout_s=float(runtime.get("device_timeout_s", 5)),
+    )
+
+
+def _simple(c: _Checker, where: str, section: Mapping[str, Any], checks: Mapping[str, Callable[[Any], str | None]]) -> None:
+    c.keys(where, section, tuple(checks))
+    for key, value in section.items():
+        if key in checks and (problem := checks[key](value)):
+            c.bad(f"{where}.{key}", value, problem)
+
+
+def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[str, Any],
+                  limits: Mapping[str, Any], table: Mapping[str, Any]) -> tuple[RoundConfig | None, dict[str, Any]]:
+    """Check each game option on its own (so every problem is reported), then the table-wide rules."""
+    variant = spec.variant(variant_id)
+    allowed = [o.name for o in spec.options if variant.options is None or o.name in variant.options]
+    given: dict[str, Any] = {}
+    for reserved, where in (("limits", "[limits]"), ("price_base_amount", "table.price_base_amount")):
+        if reserved in options:
+            c.bad(f"options.{reserved}", options.pop(reserved), f"give it as {where}")
+    if "price_base_amount" in table:
+        if "price_base_amount" in allowed:
+            options["price_base_amount"] = table["price_base_amount"]
+        else:
+            c.bad("table.price_base_amount", table["price_base_amount"],
+                  f"{spec.id} {variant_id} has no limit tied to a price base amount; remove the key")
+    if limits:
+        if "limits" in allowed:
+            spots = [s.name for s in spec.spots_for(variant_id)]
+            for spot, pair in limits.items():
+                if spot not in spots:
+                    c.bad(f"limits.{spot}", pair, f"a bet spot of {spec.id} {variant_id}: {', '.join(spots)}")
+            options["limits"] = {k: v for k, v in limits.items() if k in spots}
+        else:
+            c.bad("limits", dict(limits), f"{spec.id} {variant_id} takes no table limits")
+    bad = False
+    for name, value in options.items():
+        key = "limits" if name == "limits" else "table.price_base_amount" if name == "price_base_amount" else f"options.{name}"
+        if name not in allowed:
+            c.bad(key, value, f"an option of {spec.id} {variant_id}: {', '.join(allowed) or 'none'}")
+            bad = True
+            continue
+        try:
+            spec.option(name).check(value)
+        except ValueError as exc:
+            if name == "limits":
+                c.plain("limits", _after_option(str(exc)))
+            else:
+                c.bad(key, value, _after_option(str(exc)))
+            bad = True
+            continue
+        given[name] = value
+    if bad:
+        return None, given
+    try:
+        config = spec.resolve(variant_id, options, games.paytable_of(spec))
+    except ValueError as exc:
+        c.plain(_place_of(str(exc)), str(exc).split(": ", 1)[-1] if str(exc).startswith("limits") else str(exc))
+        return None, given
+    return config, given
+
+
+def _after_option(message: str) -> str:
+    """``option 'decks' must be one of 6, 8, not 7`` -> ``must be one of 6, 8, not 7``."""
+    return re.sub(r"^option '[^']*'(: )?\s*", "", message)
+
+
+def _place_of(message: str) -> str:
+    head = message.split(":", 1)[0]
+    return head if re.match(r"^[a-z_]+(\.[a-z_]+)?$", head) else "options"
+
+
+def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> dict[str, DeviceConfig]:
+    out: dict[str, DeviceConfig] = {}
+    for name, settings in section.items():
+        key = f"devices.{name}"
+        if name not in DEVICES:
+            c.bad(key, settings if not isinstance(settings, Mapping) else "{...}",
+                  f"unknown device (allowed: {', '.join(DEVICES)})")
+            continue
+        if not isinstance(settings, Mapping):
+            c.bad(key, settings, f"must be a [{key}] section")
+            continue
+        drivers = DEVICES[name]
+        driver = settings.get("driver", _MISSING)
+        if driver not in drivers:
+            c.bad(f"{key}.driver", driver, f"one of {', '.join(drivers)}")
+            continue
+        checks = drivers[driver]
+        for sub, value in settings.items():
+            if sub == "driver":
+                continue
+            if sub not in checks:
+                c.bad(f"{key}.{sub}", value, f"unknown key for the {driver} {name} "
+                                             f"(allowed: driver{', ' if checks else ''}{', '.join(checks)})")
+            elif problem := checks[sub](value):
+                c.bad(f"{key}.{sub}", value, problem)
+            elif sub == "pin_map" and base_dir is not None and not (base_dir / value).is_file():
+                c.bad(f"{key}.{sub}", value, f"an existing pin-map file (relative to {base_dir})")
+        if driver == "serial" and "port" not in settings:
+            c.bad(f"{key}.port", _MISSING, "a serial device needs its port")
+        if driver == "gpio" and "pins" not in settings and "pin_map" not in settings:
+            c.bad(f"{key}.pins", _MISSING, "a GPIO device needs its pins or a pin_map file")
+        out[name] = DeviceConfig(name, driver, MappingProxyType({k: v for k, v in settings.items() if k != "driver"}))
+    return out
+
+
+def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, ...]:
+    out: list[JackpotConfig] = []
+    for name, meter in section.items():
+        key = f"jackpot.{name}"
+        if not _NAME.match(name):
+            c.bad(key, "{...}", "a meter name of lower-case letters, digits, '-' or '_'")
+            continue
+        if not isinstance(meter, Mapping):
+            c.bad(key, meter, f"must be a [{key}] section with base and contribution")
+            continue
+        c.keys(key, meter, _JACKPOT_KEYS)
+        amount = _int_range(0, 10**12)
+        base, contribution = meter.get("base", _MISSING), meter.get("contribution", _MISSING)
+        cap, overflow = meter.get("cap"), meter.get("overflow", False)
+        ok = True
+        for sub, value in (("base", base), ("contribution", contribution)):
+            if value is _MISSING or amount(value):
+                c.bad(f"{key}.{sub}", value, "an amount in minor units, 0 or more")
+                ok = False
+        if cap is not None and (amount(cap) or (ok and cap <= base)):
+            c.bad(f"{key}.cap", cap, f"an amount in minor units above the base ({base if ok else '?'})")
+            ok = False
+        if _bool(overflow):
+            c.bad(f"{key}.overflow", overflow, "true or false")
+            ok = False
+        elif overflow and cap is None:
+            c.bad(f"{key}.overflow", overflow, "an overflow meter needs a cap")
+            ok = False
+        if ok:
+            out.append(JackpotConfig(name, base, contribution, cap, overflow))
+    return tuple(out)
+
+
+def simulated_defaults(game: str, variant: str | None = None, journal: str | None = None) -> dict[str, Any]:
+    """The embedded configuration of ``tablectl run --simulate --game G``: every device simulated."""
+    table_id = f"sim-{game}"[:32]
+    table: dict[str, Any] = {"id": table_id, "game": game, "currency": "SEK", "minor_unit": 100}
+    if variant:
+        table["variant"] = variant
+    return {
+        "table": table,
+        "devices": {name: {"driver": "simulated"} for name in ("shoe", "buttons", "tower", "sign", "jackpot_display")},
+        "journal": {"path": journal or f"var/{table_id}/journal.sqlite"},
+    }

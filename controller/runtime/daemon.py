@@ -1,0 +1,206 @@
+"""The daemon: one asyncio loop owning the table, its devices, its outputs and its command queue.
+
+Device threads only call ``post`` (``loop.call_soon_threadsafe``) with a frozen
+event record; everything else happens on the loop. Commands (the console
+later, the supervisor key, the virtual supervisor) go through ``commands``, an
+``asyncio.Queue`` the loop drains. ``health()`` is the summary a watchdog can
+use: the loop's lag, the journal, the faults and every device's counters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+import time
+from typing import Any, Callable, Mapping, TextIO
+
+from controller import games
+from controller.config import TableConfig
+from controller.games.contract import GameSpec
+from controller.runtime.interfaces import Command, InputDevice
+from controller.runtime.journal import Record
+from controller.runtime.logs import log
+from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
+from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier
+from controller.runtime.table import SourceHealth, Table
+
+OUTPUTS = ("sign", "tower", "jackpot_display")
+
+
+class StartError(RuntimeError):
+    """The daemon cannot start (journal unusable, a device driver not available); one line for the operator."""
+
+
+class Daemon:
+    def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
+                 rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
+                 croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
+                 t_start: float | None = None) -> None:
+        self.config = config
+        self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
+        self.stream = stream or sys.stdout
+        self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
+        self.t_start = t_start if t_start is not None else time.monotonic()
+        self.devices: dict[str, InputDevice] = {}
+        self.slots: dict[str, OutputSlot] = {}
+        self.table: Table | None = None
+        self.commands: asyncio.Queue[Command] | None = None
+        self.stopped: asyncio.Event | None = None
+        self.loop_lag_ms = 0.0
+        self.ready_s: float | None = None
+
+    # -- the loop
+
+    async def run(self) -> int:
+        loop = asyncio.get_running_loop()
+        self.loop = loop
+        self.commands = asyncio.Queue()
+        self.stopped = asyncio.Event()
+        self._check_drivers()
+        table = Table.open(self.config, self.lookup)
+        self.table = table
+        table.listeners.append(Terminal(self.stream, quiet=self.quiet))
+        interval = 0 if self.fast else self.config.output_interval_ms / 1000
+        for name in OUTPUTS:
+            self.slots[name] = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+        table.listeners.append(self._outputs)
+        table.listeners.append(self._check_done)
+        self._outputs(table, [])
+        shoe: SimulatedShoe | None = None
+        if self.simulate:
+            decks = int(self.config.round_config.get("decks", 8) or 8)
+            shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
+            self.devices = {"shoe": shoe, "buttons": SimulatedPanel("buttons"), "bets": SimulatedPanel("bets")}
+        for name, device in self.devices.items():
+            device.start(self._post_for(name))
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, self.stopped.set)
+            except (NotImplementedError, RuntimeError):
+                pass
+        tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
+        croupier: VirtualCroupier | None = None
+        if self.simulate and self.croupier_on and shoe is not None:
+            croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
+                                       self.command, self.seed * 7919 + table.round_no, self.fast)
+            tasks.append(asyncio.create_task(self._guard("croupier", croupier.run)))
+        self.ready_s = time.monotonic() - self.t_start
+        self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "
+                          f"round {table.round_no}, journal seq {table.journal.last_seq}, "
+                          f"faults {sorted(table.faults) or 'none'}, start-to-ready {self.ready_s:.3f} s\n")
+        self.stream.flush()
+        log(logging.INFO, "ready", table=self.config.table_id, round=table.round_no, seq=table.journal.last_seq,
+            ready_s=round(self.ready_s, 3))
+        self._check_done(table, [])
+        try:
+            await self.stopped.wait()
+        finally:
+            if croupier is not None:
+                croupier.stopping = True
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for device in self.devices.values():
+                device.stop()
+            table.journal.close()
+            self.stream.flush()
+        return 0
+
+    async def _guard(self, name: str, job: Callable[[], Any]) -> None:
+        """Run a task; if it fails, log it and restart it after a pause (the table itself is unaffected)."""
+        while True:
+            try:
+                await job()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log(logging.ERROR, f"{name} failed; restarting it", error=repr(exc))
+                import traceback
+                traceback.print_exc()
+                await asyncio.sleep(1.0)
+
+    def _check_drivers(self) -> None:
+        """Only simulated and text devices exist on this branch; a real driver is refused in one line."""
+        if self.simulate:
+            return
+        for name, device in self.config.devices.items():
+            if device.driver not in ("simulated", "text"):
+                raise StartError(f"{self.config.source}: devices.{name}.driver = {device.driver!r}: this driver is "
+                                 f"not in this build yet; run with --simulate")
+        self.simulate = all(d.driver in ("simulated", "text") for d in self.config.devices.values())
+
+    def _post_for(self, name: str) -> Callable[[object], None]:
+        loop = self.loop
+
+        def post(raw: object) -> None:
+            loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
+        return post
+
+    def _receive(self, name: str, raw: object, t0_ns: int) -> None:
+        assert self.table is not None
+        try:
+            self.table.submit(name, raw)
+        except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
+            log(logging.ERROR, "input failed", source=name, error=repr(exc))
+            self.table.health.setdefault(name, SourceHealth()).dropped += 1
+
+    def command(self, cmd: Command) -> None:
+        """Queue a command (thread-safe: the console thread and buttons may call it)."""
+        assert self.commands is not None
+        self.loop.call_soon_threadsafe(self.commands.put_nowait, cmd)
+
+    async def _drain_commands(self) -> None:
+        assert self.commands is not None and self.table is not None
+        while True:
+            cmd = await self.commands.get()
+            answer = self.table.command(cmd)
+            log(logging.INFO, "command", command=cmd.name, by=cmd.by, answer=answer)
+            if cmd.name == "stop" and self.stopped is not None:
+                self.stopped.set()
+
+    async def _watch(self) -> None:
+        """Every second: the loop's lag, and each device's health; a device that is not ok latches a fault."""
+        assert self.table is not None
+        while True:
+            t = time.monotonic()
+            await asyncio.sleep(1.0)
+            self.loop_lag_ms = max(0.0, (time.monotonic() - t - 1.0) * 1000)
+            for name, device in self.devices.items():
+                try:
+                    ok = bool(device.health().get("ok", False))
+                except Exception:
+                    ok = False
+                if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
+                    self.table.latch(f"device_silent.{name}", f"{name} stopped answering")
+
+    def _outputs(self, table: Table, records: list[Record] | Any) -> None:
+        view = table.view()
+        seq = table.journal.last_seq
+        for name, slot in self.slots.items():
+            if isinstance(slot.output, TextOutput):
+                slot.output.seq = seq
+            slot.set(view[name])
+
+    def _check_done(self, table: Table, records: Any) -> None:
+        if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:
+            self.stopped.set()
+
+    def health(self) -> Mapping[str, Any]:
+        """The watchdog's view: ok only while the loop, the journal and every device are healthy."""
+        assert self.table is not None
+        summary = dict(self.table.summary())
+        devices = {}
+        for name, device in self.devices.items():
+            try:
+                devices[name] = dict(device.health())
+            except Exception as exc:
+                devices[name] = {"ok": False, "error": repr(exc)}
+        summary["devices"] = devices
+        summary["loop_lag_ms"] = round(self.loop_lag_ms, 3)
+        summary["outputs"] = {n: {"shows": s.shows, "failures": s.failures} for n, s in self.slots.items()}
+        summary["ok"] = (summary["journal_ok"] and all(d.get("ok") for d in devices.values())
+                         and self.loop_lag_ms < 500)
+        return summary

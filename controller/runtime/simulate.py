@@ -1,0 +1,237 @@
+"""The simulated table: in-process devices and a seeded virtual croupier, players and supervisor.
+
+The devices behave like the real ones seen from the runtime: the shoe is a
+thread that deals one card of a seeded shuffled shoe when the croupier pulls
+it, at a realistic pace, and posts ``CardDealt`` (then ``CutCard`` near the
+end); the button panel posts ``ButtonPressed``; the bet sensor posts ``Bet``
+records with amounts (the simulated table knows its stakes). Everything
+crosses into the loop through the same ``post`` as a real driver.
+
+The virtual croupier is game-agnostic: it asks the round what it waits for
+(the last prompt's ``expects``) and otherwise tries candidate events on a copy
+of the round (a card, each declared action at each box, a wheel number, a
+dice throw), so a new game plugs in through its ``GameSpec`` alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import random
+import threading
+import time
+from typing import Any, Callable, Mapping
+
+from controller import cards
+from controller.cards import Card
+from controller.events import Action, Bet, CardOut, CloseBets, Dice, Event, Void, Wheel
+from controller.games.contract import Accepted
+from controller.runtime.interfaces import ButtonPressed, CardDealt, Command, CutCard, ShoeEmpty
+
+CUT_FROM_END = 16  # the cut card sits this many cards from the end of the shoe
+
+
+class SimulatedShoe:
+    """A shoe of ``decks`` decks shuffled from ``(seed, shoe_no)``, dealt card by card on a thread."""
+
+    def __init__(self, decks: int, seed: int, shoe_no: int = 1, dealt: int = 0, pace_s: float = 0.8) -> None:
+        self.decks, self.seed, self.pace_s = decks, seed, pace_s
+        self._requests: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.pulls = 0
+        self.cards_out = 0
+        self._shuffle(shoe_no, dealt)
+
+    def _shuffle(self, shoe_no: int, dealt: int = 0) -> None:
+        self.shoe_no = shoe_no
+        self.cards = cards.shuffled(cards.shoe(self.decks), random.Random(f"{self.seed}:{shoe_no}"))
+        self.position = min(dealt, len(self.cards))
+
+    def start(self, post: Callable[[object], None]) -> None:
+        self._post = post
+        self._thread = threading.Thread(target=self._run, name="sim-shoe", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._requests.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+    def health(self) -> Mapping[str, Any]:
+        return {"ok": self._thread is not None and self._thread.is_alive(), "shoe": self.shoe_no,
+                "position": self.position, "cards_out": self.cards_out, "pulls": self.pulls}
+
+    def pull(self) -> None:
+        """The croupier draws the next card (thread-safe)."""
+        self._requests.put("pull")
+
+    def new_shoe(self, shoe_no: int) -> None:
+        self._requests.put(("shuffle", shoe_no))
+
+    def _run(self) -> None:
+        while True:
+            request = self._requests.get()
+            if request is None:
+                return
+            if isinstance(request, tuple):
+                self._shuffle(request[1])
+                continue
+            self.pulls += 1
+            if self.pace_s:
+                time.sleep(self.pace_s)
+            if self.position >= len(self.cards):
+                self._post(ShoeEmpty())
+                continue
+            card = self.cards[self.position]
+            self.position += 1
+            self.cards_out += 1
+            self._post(CardDealt(str(card)))
+            if self.position == len(self.cards) - CUT_FROM_END:
+                self._post(CutCard())
+
+
+class SimulatedPanel:
+    """A device that posts what it is told to: the dealer buttons, the bet sensors."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.posted = 0
+        self._post: Callable[[object], None] | None = None
+
+    def start(self, post: Callable[[object], None]) -> None:
+        self._post = post
+
+    def stop(self) -> None:
+        self._post = None
+
+    def health(self) -> Mapping[str, Any]:
+        return {"ok": self._post is not None, "posted": self.posted}
+
+    def send(self, raw: object) -> None:
+        if self._post is not None:
+            self.posted += 1
+            self._post(raw)
+
+
+class VirtualCroupier:
+    """Seeded players, croupier and supervisor that play the table through its devices."""
+
+    def __init__(self, table: Any, shoe: SimulatedShoe, buttons: SimulatedPanel, bets: SimulatedPanel,
+                 command: Callable[[Command], None], seed: int, fast: bool) -> None:
+        self.table, self.shoe, self.buttons, self.bets = table, shoe, buttons, bets
+        self.command = command
+        self.rng = random.Random(seed)
+        self.fast = fast
+        self.changed = asyncio.Event()
+        self.stopping = False
+        table.listeners.append(lambda _t, _r: self.changed.set())
+
+    async def _pause(self, low: float, high: float) -> None:
+        await asyncio.sleep(0 if self.fast else self.rng.uniform(low, high))
+
+    async def _settle(self, timeout: float = 5.0) -> bool:
+        """Wait until the table committed something (the event we caused)."""
+        try:
+            async with asyncio.timeout(timeout):  # not wait_for: in 3.11 it can swallow a cancellation
+                await self.changed.wait()
+        except TimeoutError:
+            return False
+        self.changed.clear()
+        return True
+
+    async def _send(self, device: SimulatedPanel, raw: object) -> bool:
+        self.changed.clear()
+        device.send(raw)
+        return await self._settle()
+
+    def probe(self, event: Event) -> bool:
+        """Would the round take this event? Tried and then undone at once, on the loop, so nothing sees it."""
+        round_ = self.table.round
+        saved = round_._snapshot()
+        try:
+            return isinstance(round_.apply(event), Accepted)
+        finally:
+            round_._restore(saved)
+
+    async def run(self) -> None:
+        while not self.stopping:
+            if not self.table.summary()["accepting"]:
+                await asyncio.sleep(0.2)
+                continue
+            await self._supervise()
+            await self._play_round()
+
+    async def _supervise(self) -> None:
+        for meter, _hit in self.table.meters.pending():
+            await self._pause(1.0, 3.0)
+            self.changed.clear()
+            self.command(Command("confirm_jackpot", {"meter": meter}, "sim-supervisor"))
+            await self._settle()
+        if self.table.cut_card and self.table.round_events == 0:
+            self.changed.clear()
+            self.command(Command("new_shoe", {}, "sim-croupier"))
+            if await self._settle():
+                self.shoe.new_shoe(self.table.shoe_no)
+
+    def _amount(self, spot: str) -> int:
+        config = self.table.config.round_config
+        low, high = (config.get("limits", {}) or {}).get(spot, (0, None))
+        unit = config.get("chip_unit", 100) or 100
+        amount = unit * self.rng.randint(1, 10)
+        amount = max(amount, low, unit)
+        if high is not None and amount > high:
+            amount = high - high % unit
+        return amount
+
+    async def _play_round(self) -> None:
+        table = self.table
+        number = table.round_no
+        spec = table.config.spec
+        boxes = min(int(table.config.round_config.get("boxes", 7) or 7), 7)
+        if table.round_events == 0:
+            spots = [s.name for s in spec.spots_for(table.config.round_config.variant)]
+            for player in range(self.rng.randint(1, 5)):
+                await self._pause(0.3, 1.2)
+                spot = self.rng.choice(spots)
+                bet = Bet(self.rng.randint(1, boxes), spot, self._amount(spot), f"p{player + 1}")
+                await self._send(self.bets, bet)
+                if table.round_no != number:
+                    return
+        if self.probe(CloseBets()):
+            await self._pause(0.5, 1.5)
+            await self._send(self.buttons, ButtonPressed("no_more_bets"))
+        stuck = 0
+        while table.round_no == number and table.summary()["accepting"] and not self.stopping:
+            await self._pause(0.5, 1.2)
+            if await self._next(boxes):
+                stuck = 0
+                continue
+            stuck += 1
+            if stuck > 3:
+                if self.probe(Void("the round cannot go on")):
+                    await self._send(self.buttons, Void("the round cannot go on", "sim-croupier"))
+                else:
+                    await asyncio.sleep(0.5)
+                return
+
+    async def _next(self, boxes: int) -> bool:
+        """Make the round's next move; False when nothing the croupier can do is taken."""
+        prompt = self.table.last_prompt
+        expects = tuple(prompt.expects) if prompt else ()
+        spec = self.table.config.spec
+        if "card" in expects or (not expects and self.probe(CardOut(Card(2, "c")))):
+            self.changed.clear()
+            self.shoe.pull()
+            return await self._settle(timeout=10.0)
+        seats = [prompt.seat] if prompt and prompt.seat else list(range(1, boxes + 1))
+        names = [a for a in expects if a in {x.name for x in spec.actions}] or [a.name for a in spec.actions]
+        tries = [Action(seat, name) for seat in seats for name in names]
+        self.rng.shuffle(tries)
+        for action in tries:
+            if self.probe(action):
+                return await self._send(self.buttons, action)
+        if "wheel" in spec.devices and self.probe(Wheel(0)):
+            return await self._send(self.buttons, Wheel(self.rng.randint(0, 36)))
+        if self.probe(Dice((1, 1, 1))):
+            return await self._send(self.buttons, Dice(tuple(self.rng.randint(1, 6) for _ in range(3))))
+        return False

@@ -1,0 +1,434 @@
+"""The table: the open round, the meters, the faults and the journal, owned by the event loop.
+
+``Table.submit`` is the write-ahead cycle for one input: the game validates it
+(``Round.apply``), the runtime applies the meter changes, and the records are
+committed in one transaction; only then are the listeners (displays, the
+terminal, the floor link later) told. If the commit fails, the round and the
+meters are put back as they were, the ``journal`` fault latches and the table
+takes no more input. ``Table.open`` recovers: the open round is rebuilt by
+replaying its journaled events through the same game code, latched faults stay
+latched, and the meters are recomputed from their records and checked against
+the stored values.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from controller import games
+from controller.config import TableConfig
+from controller.events import Bet, Event, describe, event_from_json, event_to_json
+from controller.games.contract import (
+    Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
+)
+from controller.runtime.faults import Fault, tower_state
+from controller.runtime.interfaces import Command, translate
+from controller.runtime.journal import Journal, JournalError, Record
+from controller.runtime.meters import MeterRefused, Meters, recompute
+
+Listener = Callable[["Table", Sequence[Record]], None]
+
+
+def jsonable(value: Any) -> Any:
+    """Mappings, tuples and odds as plain JSON values (for journal bodies)."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, str, float)):
+        return value
+    if hasattr(value, "as_list"):
+        return value.as_list()
+    return str(value)
+
+
+def effect_json(effect: Any) -> dict[str, Any]:
+    if isinstance(effect, Prompt):
+        out: dict[str, Any] = {"prompt": effect.text}
+        if effect.seat is not None:
+            out["seat"] = effect.seat
+        if effect.expects:
+            out["expects"] = list(effect.expects)
+        return out
+    if isinstance(effect, Alert):
+        return {"alert": effect.kind, "text": effect.text}
+    if isinstance(effect, Outcome):
+        return {"outcome": jsonable(effect.data)}
+    if isinstance(effect, Settlement):
+        return {"settlement": effect.to_json()}
+    if isinstance(effect, MeterChange):
+        return {"meter_change": {k: jsonable(getattr(effect, k)) for k in
+                                 ("meter", "kind", "seat", "amount", "share", "fixed", "hand")
+                                 if getattr(effect, k) is not None}}
+    return {"effect": str(effect)}
+
+
+def config_json(config: RoundConfig) -> dict[str, Any]:
+    return {"game": config.game, "variant": config.variant, "options": jsonable(config.options)}
+
+
+@dataclass
+class SourceHealth:
+    """Counters per input source (device): what came in and what became of it."""
+
+    events: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    refused: int = 0
+    dropped: int = 0
+    faults: int = 0
+    last_ns: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+class Table:
+    """One table's whole state. Every method runs on the event loop thread."""
+
+    def __init__(self, config: TableConfig, journal: Journal,
+                 lookup: Callable[[str], GameSpec] | None = None) -> None:
+        self.config = config
+        self.journal = journal
+        self.lookup = lookup or (lambda game_id: games.load_game(game_id))
+        self.meters = Meters(config.jackpots)
+        self.faults: dict[str, Fault] = {}
+        self.listeners: list[Listener] = []
+        self.health: dict[str, SourceHealth] = {}
+        self.commits = 0
+        self.round_no = 0
+        self.round_spec: GameSpec = config.spec
+        self.round: Round = config.spec.new_round(config.round_config, ())
+        self.round_events = 0
+        self.last_prompt: Prompt | None = None
+        self.last_outcome: Mapping[str, Any] | None = None
+        self.last_settlements: list[dict[str, Any]] = []
+        self.shoe_no = 1
+        self.shoe_cards = 0
+        self.cut_card = False
+        self.recovered: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ opening and recovery
+
+    @classmethod
+    def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] | None = None,
+             journal: Journal | None = None) -> "Table":
+        """Open (or create) the journal and rebuild the table from it."""
+        table = cls(config, journal or Journal(config.journal_path), lookup)
+        table._recover()
+        return table
+
+    def _recover(self) -> None:
+        j = self.journal
+        entries: list[tuple[str, int, Mapping[str, Any]]] = []
+        for record in j.records(kinds=("fault", "clear")):
+            if record.kind == "fault":
+                self.faults[record.body["name"]] = Fault(record.body["name"], record.body["text"], record.seq)
+            else:
+                for name in record.body["names"]:
+                    self.faults.pop(name, None)
+        # meters: stored values against the records
+        stored = j.stored_meters()
+        values, problems = recompute(r.body for r in j.records(kinds=("meter",)))
+        self.meters.load(stored)
+        new_faults: list[tuple[str, str]] = []
+        for name in sorted(set(stored) | set(values)):
+            have, want = stored.get(name), values.get(name)
+            if have is None or want is None or (have["value"], have["overflow"]) != (want["value"], want["overflow"]):
+                text = (f"meter {name}: stored {have and have['value']} (overflow {have and have['overflow']}) but the "
+                        f"records add up to {want and want['value']} (overflow {want and want['overflow']})")
+                new_faults.append((f"meter_mismatch.{name}", text))
+        for problem in problems:
+            new_faults.append((f"meter_mismatch.{problem.split()[1].rstrip(':')}", problem))
+        # the open round
+        last_open = j.last("round_open")
+        replayed = 0
+        if last_open is None:
+            self.round_no = 1
+            entries.append(("round_open", 1, {**config_json(self.config.round_config), "carried": []}))
+        else:
+            self.round_no = last_open.round
+            try:
+                spec, rconfig = self._round_config(last_open.body)
+                carried = tuple(event_from_json(b) for b in last_open.body.get("carried", []))
+                self.round_spec = spec
+                self.round = spec.new_round(rconfig, carried)
+            except (ValueError, KeyError) as exc:
+                new_faults.append(("replay_mismatch", f"round {self.round_no} cannot be reopened: {exc}"))
+            else:
+                for record in j.records(since=last_open.seq, kinds=("event", "reject"), round_=self.round_no):
+                    self.round_events += 1
+                    if record.kind != "event":
+                        continue
+                    event = event_from_json(record.body["event"])
+                    answer = self.round.apply(event)
+                    replayed += 1
+                    effects = [effect_json(e) for e in answer.effects] if isinstance(answer, Accepted) else None
+                    if effects != record.body["effects"]:
+                        new_faults.append(("replay_mismatch", f"record {record.seq} ({describe(event)}) does not replay "
+                                                              f"to the journaled effects"))
+                        break
+                    self._remember(answer.effects)
+        # the shoe
+        last_shoe = j.last("shoe")
+        shoe_from = 0
+        for record in j._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' ORDER BY seq DESC LIMIT 1"):
+            self.shoe_no, shoe_from = record.body["shoe"], record.seq
+        self.shoe_cards = j.count_cards_since(shoe_from)
+        self.cut_card = bool(last_shoe and last_shoe.body.get("note") == "cut_card")
+        # meters opened for the first time; mismatches stop their progressive
+        meter_bodies = self.meters.open_missing()
+        for name, text in new_faults:
+            if name in self.faults:
+                continue
+            entries.append(("fault", self.round_no, {"name": name, "text": text}))
+        entries.extend(("meter", self.round_no, body) for body in meter_bodies)
+        self.recovered = {"round": self.round_no, "replayed": replayed, "faults": sorted(set(self.faults) | {n for n, _ in new_faults}),
+                          "shoe": self.shoe_no, "shoe_cards": self.shoe_cards}
+        start = {"table": self.config.table_id, "pid": os.getpid(), **config_json(self.config.round_config),
+                 "recovered": self.recovered}
+        records = self.journal.append([("start", self.round_no, start)] + entries, self.meters.to_json())
+        for record in records:
+            if record.kind == "fault":
+                self.faults[record.body["name"]] = Fault(record.body["name"], record.body["text"], record.seq)
+        self._apply_fault_stops()
+
+    def _round_config(self, body: Mapping[str, Any]) -> tuple[GameSpec, RoundConfig]:
+        spec = self.lookup(body["game"])
+        return spec, spec.resolve(body["variant"], body["options"], games.paytable_of(spec))
+
+    def _apply_fault_stops(self) -> None:
+        for name in self.meters.states:
+            if any(f.stops_meter(name) for f in self.faults.values()):
+                self.meters.stop(name)
+            else:
+                self.meters.resume(name)
+
+    # ------------------------------------------------------------------ input
+
+    def submit(self, source: str, raw: object) -> str:
+        """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``."""
+        health = self.health.setdefault(source, SourceHealth())
+        health.events += 1
+        health.last_ns = time.monotonic_ns()
+        meaning = translate(source, raw)
+        if meaning.command is not None:
+            return self.command(meaning.command)
+        if meaning.fault is not None:
+            health.faults += 1
+            self.latch(f"{meaning.fault}.{source}", meaning.text)
+            return "fault"
+        if meaning.note is not None:
+            return self._note(source, meaning.note)
+        if meaning.event is None:
+            return "ignored"
+        event = meaning.event
+        if self.journal.broken:
+            health.dropped += 1
+            return "dropped"
+        blocking = next((f for f in self.faults.values() if f.stops_source(source)), None)
+        if blocking is not None:
+            health.refused += 1
+            body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
+            self._commit([("refuse", self.round_no, body)])
+            return "refused"
+        saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
+        answer = self.round.apply(event)
+        if isinstance(answer, Rejected):
+            health.rejected += 1
+            body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
+            self._commit([("reject", self.round_no, body)], rejected=True)
+            return "rejected"
+        entries: list[tuple[str, int, Mapping[str, Any]]] = []
+        try:
+            meter_bodies = [b for e in answer.effects if isinstance(e, MeterChange)
+                            for b in self.meters.apply(e, self.round_no)]
+        except MeterRefused as exc:
+            self.round._restore(saved_round)
+            self.meters.restore(saved_meters)
+            health.refused += 1
+            body = {"source": source, "event": event_to_json(event), "reason": str(exc)}
+            self._commit([("refuse", self.round_no, body)])
+            return "refused"
+        effects = [effect_json(e) for e in answer.effects]
+        entries.append(("event", self.round_no, {"source": source, "event": event_to_json(event), "effects": effects,
+                                                  "complete": self.round.complete}))
+        entries.extend(("meter", self.round_no, b) for b in meter_bodies)
+        next_round: Round | None = None
+        if self.round.complete:
+            carried = self.round.carried()
+            next_round = self.config.spec.new_round(self.config.round_config, carried)
+            entries.append(("round_open", self.round_no + 1, {**config_json(self.config.round_config),
+                                                               "carried": [event_to_json(b) for b in carried]}))
+        try:
+            records = self.journal.append(entries, self.meters.to_json())
+        except JournalError as exc:
+            self.round._restore(saved_round)
+            self.meters.restore(saved_meters)
+            health.dropped += 1
+            self._journal_fault(str(exc))
+            return "dropped"
+        health.accepted += 1
+        self.round_events += 1
+        self._remember(answer.effects)
+        if next_round is not None:
+            self.round_no += 1
+            self.round, self.round_spec, self.round_events = next_round, self.config.spec, 0
+            self.last_prompt = None
+        self._done(records)
+        return "accepted"
+
+    def _remember(self, effects: Sequence[Any]) -> None:
+        for effect in effects:
+            if isinstance(effect, Prompt):
+                self.last_prompt = effect
+            elif isinstance(effect, Outcome):
+                self.last_outcome = jsonable(effect.data)
+                self.last_settlements = []
+            elif isinstance(effect, Settlement):
+                self.last_settlements.append(effect.to_json())
+
+    def _commit(self, entries: list[tuple[str, int, Mapping[str, Any]]], rejected: bool = False) -> list[Record]:
+        try:
+            records = self.journal.append(entries, self.meters.to_json())
+        except JournalError as exc:
+            self._journal_fault(str(exc))
+            return []
+        if rejected:
+            self.round_events += 1
+        self._done(records)
+        return records
+
+    def _done(self, records: Sequence[Record]) -> None:
+        self.commits += 1
+        for listener in self.listeners:
+            listener(self, records)
+
+    def _journal_fault(self, text: str) -> None:
+        """The journal cannot commit: latch in memory (it cannot be journaled) and stop all input."""
+        if "journal" not in self.faults:
+            self.faults["journal"] = Fault("journal", text, 0)
+            for listener in self.listeners:
+                listener(self, [])
+
+    def _note(self, source: str, note: str) -> str:
+        if note == "cut_card":
+            self.cut_card = True
+        self._commit([("shoe", self.round_no, {"source": source, "note": note})])
+        return "note"
+
+    # ------------------------------------------------------------------ faults and commands
+
+    def latch(self, name: str, text: str) -> None:
+        """Latch a named fault (journaled); the tower shows it and the affected input stops."""
+        if name in self.faults:
+            return
+        records = self._commit([("fault", self.round_no, {"name": name, "text": text})])
+        if records:
+            self.faults[name] = Fault(name, text, records[0].seq)
+            self._apply_fault_stops()
+            for listener in self.listeners:
+                listener(self, [])
+
+    def command(self, cmd: Command) -> str:
+        """A console or button command, journaled with what it did; ``done`` or the reason it was refused."""
+        if self.journal.broken:
+            return "dropped"
+        base = {"command": cmd.name, "args": jsonable(cmd.args), "by": cmd.by}
+        saved = self.meters.snapshot()
+        entries: list[tuple[str, int, Mapping[str, Any]]] = []
+        cleared: list[str] = []
+        try:
+            if cmd.name == "clear_fault":
+                wanted = cmd.args.get("name")
+                names = [wanted] if wanted else [n for n in self.faults if n != "journal"]
+                for name in names:
+                    if name not in self.faults:
+                        raise MeterRefused(f"no fault {name!r} is latched")
+                    if name == "journal":
+                        raise MeterRefused("the journal fault clears only by a restart once the disk is writable")
+                if not names:
+                    raise MeterRefused("no fault is latched")
+                cleared = names
+                entries.append(("clear", self.round_no, {"names": names, "by": cmd.by,
+                                                         "reason": str(cmd.args.get("reason", ""))}))
+            elif cmd.name == "confirm_jackpot":
+                meter = cmd.args.get("meter") or next((n for n, _ in self.meters.pending()), None)
+                if meter is None:
+                    raise MeterRefused("no jackpot hit is waiting")
+                entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
+            elif cmd.name == "correct_meter":
+                entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
+                    str(cmd.args.get("meter")), cmd.args.get("value"), str(cmd.args.get("reason", "")), cmd.by))
+            elif cmd.name == "new_shoe":
+                if self.round_events:
+                    raise MeterRefused("change the shoe between rounds, not during one")
+                entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
+            elif cmd.name == "stop":
+                pass  # the daemon stops after journaling it
+            else:
+                raise MeterRefused(f"unknown command {cmd.name!r}")
+        except MeterRefused as exc:
+            self.meters.restore(saved)
+            self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
+            return str(exc)
+        try:
+            records = self.journal.append([("command", self.round_no, base)] + entries, self.meters.to_json())
+        except JournalError as exc:
+            self.meters.restore(saved)
+            self._journal_fault(str(exc))
+            return "dropped"
+        for name in cleared:
+            self.faults.pop(name, None)
+        if cmd.name == "new_shoe":
+            self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
+        self._apply_fault_stops()
+        self._done(records)
+        return "done"
+
+    # ------------------------------------------------------------------ what the outputs show
+
+    def betting_open(self) -> bool:
+        return self.round_events == 0 or getattr(self.round, "betting_open", False)
+
+    def view(self) -> dict[str, Any]:
+        """The desired state of every output, from committed state only."""
+        pending = bool(self.meters.pending())
+        faults = list(self.faults.values())
+        limits = self.config.round_config.get("limits", {}) or {}
+        minor = self.config.minor_unit
+        def money(v: int) -> str:
+            return f"{v // minor}" if v % minor == 0 else f"{v // minor}.{v % minor:0{len(str(minor - 1))}d}"
+        sign_lines = [f"{self.config.spec.name} {self.config.round_config.variant.upper()}"]
+        for spot, (low, high) in limits.items():
+            sign_lines.append(f"{spot.upper()} {money(low)}-{money(high) if high is not None else '...'} {self.config.currency}")
+        if self.last_outcome:
+            sign_lines.append("LAST " + " ".join(f"{k}={v}" for k, v in self.last_outcome.items()
+                                                 if isinstance(v, (int, str)) and not isinstance(v, bool)))
+        if faults:
+            sign_lines.append("FAULT " + ", ".join(f.name for f in faults))
+        return {
+            "sign": {"lines": sign_lines},
+            "tower": tower_state(faults, pending, self.betting_open()),
+            "jackpot_display": {"meters": {n: (v if isinstance(v, str) else money(v))
+                                           for n, v in self.meters.display().items()}},
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """A health summary a watchdog or the console can read."""
+        return {
+            "table": self.config.table_id, "round": self.round_no, "seq": self.journal.last_seq,
+            "journal_ok": self.journal.broken is None, "faults": sorted(self.faults),
+            "accepting": not any(f.stops_all() for f in self.faults.values()),
+            "sources": {k: v.to_json() for k, v in self.health.items()},
+            "meters": self.meters.to_json(),
+        }
+
+    def waiting_for(self) -> str:
+        return self.round.waiting_for()
+
+
+__all__ = ["Table", "Bet", "Event", "jsonable", "effect_json"]

@@ -1,0 +1,80 @@
+"""The daemon end to end: `tablectl run --simulate` plays, stops after --rounds, resumes where it stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from pathlib import Path
+
+from controller.runtime.audit import verify
+from controller.runtime.daemon import Daemon
+from controller.runtime.interfaces import Command
+from controller.runtime.journal import Journal
+from tests.controller.runtime.helpers import progressive_config, punto_config
+from tests.controller.runtime import progressive_game
+from tests.tablectl import ROOT, run_tablectl
+
+
+def test_run_simulate_plays_punto_banco_and_resumes(tmp_path: Path) -> None:
+    journal = str(tmp_path / "j.sqlite")
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "3", "--fast",
+                        "--journal", journal, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "ready: table sim-punto-banco punto-banco de, round 1" in out
+    assert "OUTCOME winner=" in out and "settle box" in out and "[sign @" in out and "[tower @" in out
+    assert "[jackpot_display @" in out
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "5", "--fast",
+                        "--journal", journal, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "round 4, journal seq" in done.stdout  # recovered from the journal, not from round 1
+    report = verify(Journal(journal, readonly=True))
+    assert report["ok"] and report["rounds_settled"] == 5
+
+
+def test_real_devices_are_refused_in_one_line_until_their_drivers_exist() -> None:
+    done = run_tablectl("run", "--config", str(ROOT / "hw" / "tables" / "punto-banco-fi.toml"))
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "devices." in done.stderr and "--simulate" in done.stderr
+
+
+def test_run_usage_errors_are_one_line() -> None:
+    for args in (["run"], ["run", "--game", "punto-banco"], ["run", "--simulate", "--game", "pontoon"]):
+        done = run_tablectl(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_daemon_in_process_confirms_jackpots_and_reports_health(tmp_path: Path) -> None:
+    stream = io.StringIO()
+    daemon = Daemon(progressive_config(tmp_path), simulate=True, seed=3, fast=True, rounds=25, stream=stream,
+                    lookup=progressive_game.lookup)
+    assert asyncio.run(daemon.run()) == 0
+    health = daemon.health()
+    assert health["journal_ok"] and health["round"] == 26
+    assert health["sources"]["shoe"]["accepted"] >= 25 and health["devices"]["shoe"]["cards_out"] >= 25
+    journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+    kinds = [r.body["kind"] for r in journal.records(kinds=("meter",))]
+    assert kinds.count("contribution") > 5
+    assert kinds.count("payout") == kinds.count("hit") - sum(1 for s in journal.stored_meters().values()
+                                                              for _ in s["pending"])
+    assert verify(journal)["ok"]
+
+
+def test_commands_go_through_the_queue_on_the_loop(tmp_path: Path) -> None:
+    stream = io.StringIO()
+    daemon = Daemon(punto_config(tmp_path), simulate=True, seed=1, fast=True, rounds=None, stream=stream,
+                    croupier=False)
+
+    async def session() -> None:
+        task = asyncio.create_task(daemon.run())
+        while daemon.table is None or daemon.ready_s is None:
+            await asyncio.sleep(0.01)
+        daemon.command(Command("clear_fault", {}, "console"))
+        daemon.command(Command("stop", {}, "console"))
+        await asyncio.wait_for(task, 10)
+
+    asyncio.run(session())
+    records = list(Journal(tmp_path / "journal.sqlite", readonly=True).records(kinds=("command",)))
+    assert [r.body["command"] for r in records] == ["clear_fault", "stop"]
+    assert records[0].body["refused"] == "no fault is latched"

@@ -1,0 +1,162 @@
+"""Power cuts: SIGKILL the daemon at random moments of a simulated session, restart it each time.
+
+After every kill and the final run: no record that was shown is missing or
+different in the journal, no round settles twice, every round settles, the
+meters equal base + contributions - hits + resets (+ overflow moves), and
+``journal verify`` is clean. The default run is small (6 kills, 30 rounds);
+the full one (200 kills, 1,000 rounds) is marked slow.
+
+A full disk is simulated with RLIMIT_FSIZE (writes past the limit fail with
+EFBIG, which SQLite reports as a full disk): the table latches the ``journal``
+fault, stops taking input, and nothing is shown that is not in the journal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import scenario
+from controller.runtime.audit import export_round, journal_settlements, verify
+from controller.runtime.journal import Journal
+from controller.runtime.outputs import Terminal
+from tests.controller.runtime import progressive_game
+from tests.controller.runtime.helpers import PROGRESSIVE_TOML
+from tests.tablectl import ROOT
+
+LINE = re.compile(r"^#(\d+) r(\d+) (.*)$")
+SHOWN = re.compile(r"^  \[(\w+) @(\d+)\] ")
+
+
+def daemon(config: Path, rounds: int, seed: int, **popen) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "tests.controller.runtime.daemon_with_test_game", "run", "--config", str(config),
+           "--simulate", "--fast", "--rounds", str(rounds), "--seed", str(seed)]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            **popen)
+
+
+def shown_lines(output: str) -> list[str]:
+    lines = output.split("\n")
+    return lines[:-1]  # the last piece has no newline: cut off by the kill, never fully shown
+
+
+def check_shown(journal: Journal, lines: list[str]) -> int:
+    """Every record line shown is in the journal with the same round and text; returns how many were checked."""
+    records = {r.seq: r for r in journal.records()}
+    checked = 0
+    for line in lines:
+        if m := LINE.match(line):
+            seq, round_, text = int(m.group(1)), int(m.group(2)), m.group(3)
+            assert seq in records, f"shown but not journaled: {line}"
+            assert records[seq].round == round_ and Terminal.line(records[seq]) == text, line
+            checked += 1
+        elif m := SHOWN.match(line):
+            assert int(m.group(2)) in records or int(m.group(2)) == 0, f"display state from an unjournaled record: {line}"
+    return checked
+
+
+def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int) -> dict:
+    config = tmp_path / "table.toml"
+    config.write_text(PROGRESSIVE_TOML.format(journal=tmp_path / "journal.sqlite", cap=160000))
+    rng = random.Random(seed)
+    outputs: list[str] = []
+    killed = 0
+    for k in range(kills):
+        proc = daemon(config, rounds, seed + k)
+        head = ""
+        if rng.random() < 0.2:  # one kill in five lands during the start and the recovery
+            time.sleep(rng.uniform(0.0, 0.4))
+        else:  # the others at a random moment of play (the machine may be slow to start: wait for ready)
+            assert proc.stdout is not None
+            while not head.endswith("\n") or "ready:" not in head.splitlines()[-1]:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                head += line
+            time.sleep(rng.uniform(0.0, 0.5))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
+        out, _ = proc.communicate(timeout=60)
+        outputs.append(head + out)
+        if proc.returncode == 0:
+            break
+    proc = daemon(config, rounds, seed + kills + 1)
+    out, _ = proc.communicate(timeout=900)
+    assert proc.returncode == 0
+    outputs.append(out)
+    journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+    checked = sum(check_shown(journal, shown_lines(o)) for o in outputs)
+    report = verify(journal)
+    assert report["ok"], report["problems"][:5]
+    assert report["rounds_settled"] == rounds  # each round settled exactly once (verify refuses a second)
+    meter = report["meters"]["main"]
+    assert meter["value"] == (meter["opened"] + meter["contributions"] - meter["hits"] + meter["resets"]
+                              + meter["overflow_moved"] + meter["corrections"])
+    assert meter["corrections"] == 0 and meter["payouts"] <= meter["hits"]
+    assert journal.stored_meters()["main"]["value"] == meter["value"]
+    starts = sum(1 for _ in journal.records(kinds=("start",)))
+    # settlements replay: a sample of rounds through the scenario path
+    original = scenario.games.load_game
+    scenario.games.load_game = progressive_game.lookup  # type: ignore[assignment]
+    try:
+        for number in sorted(rng.sample(range(1, rounds + 1), min(10, rounds))):
+            settled = scenario.settle(scenario.load_scenario(json.loads(json.dumps(export_round(journal, number)))))
+            assert settled["rounds"][0]["settlements"] == journal_settlements(journal, number)
+    finally:
+        scenario.games.load_game = original  # type: ignore[assignment]
+    return {"killed": killed, "starts": starts, "shown_checked": checked, "meter": meter}
+
+
+def test_sigkill_at_random_moments_loses_nothing_and_settles_nothing_twice(tmp_path: Path) -> None:
+    result = kill_session(tmp_path, kills=6, rounds=40, seed=11)
+    assert result["killed"] >= 3 and result["starts"] >= 4
+    assert result["shown_checked"] > 100
+
+
+@pytest.mark.slow
+def test_sigkill_200_times_in_a_1000_round_session(tmp_path: Path) -> None:
+    result = kill_session(tmp_path, kills=200, rounds=1000, seed=2026)
+    print(json.dumps(result))
+    assert result["killed"] >= 150
+
+
+def test_a_full_disk_stops_the_table_and_nothing_unjournaled_is_shown(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(PROGRESSIVE_TOML.format(journal=tmp_path / "journal.sqlite", cap=160000))
+
+    def limit_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))
+
+    proc = daemon(config, 10_000, 5, preexec_fn=limit_file_size)
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if line.startswith("#- FAULT latched: journal"):
+            break
+    assert lines and lines[-1].startswith("#- FAULT latched: journal"), lines[-5:]
+    time.sleep(1.5)  # the table keeps running: nothing more may be journaled or shown
+    proc.send_signal(signal.SIGTERM)
+    rest, _ = proc.communicate(timeout=30)
+    after = [l for l in rest.split("\n") if LINE.match(l)]
+    assert after == [], after[:3]
+    journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+    assert check_shown(journal, lines) > 5
+    assert verify(journal)["ok"]

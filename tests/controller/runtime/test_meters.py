@@ -1,0 +1,136 @@
+"""Jackpot meter rules: contributions, cap and overflow, hits frozen and pending, confirmation, corrections."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.config import JackpotConfig
+from controller.events import Bet, CardOut, CloseBets
+from controller.cards import parse_card
+from controller.games.contract import MeterChange
+from controller.runtime.interfaces import Command
+from controller.runtime.meters import MeterRefused, Meters, recompute
+from tests.controller.runtime.helpers import open_table, progressive_config
+
+
+def meters(cap: int | None = None, overflow: bool = False) -> Meters:
+    m = Meters([JackpotConfig("main", 1000, 10, cap, overflow)])
+    m.open_missing()
+    return m
+
+
+def test_contributions_add_configured_or_given_amounts() -> None:
+    m = meters()
+    m.apply(MeterChange("main", "contribution", seat=1), 1)
+    m.apply(MeterChange("main", "contribution", seat=2, amount=7), 1)
+    assert m.states["main"].value == 1017
+
+
+def test_cap_sends_the_rest_to_overflow_and_overflow_refills_after_a_hit() -> None:
+    m = meters(cap=1015, overflow=True)
+    bodies = m.open_missing()
+    for _ in range(3):
+        m.apply(MeterChange("main", "contribution"), 1)
+    assert (m.states["main"].value, m.states["main"].overflow) == (1015, 15)
+    m.apply(MeterChange("main", "hit", share=(1, 1)), 1)
+    assert m.display()["main"] == "PEnding"
+    out = m.confirm("main", "supervisor")
+    assert [b["kind"] for b in out] == ["payout", "reset", "overflow"]
+    assert (m.states["main"].value, m.states["main"].overflow) == (1015, 0)
+    assert m.display()["main"] == 1015
+
+
+def test_cap_without_overflow_records_the_excess() -> None:
+    m = meters(cap=1005)
+    body = m.apply(MeterChange("main", "contribution"), 1)[0]
+    assert body["amount"] == 5 and body["excess"] == 5 and m.states["main"].value == 1005
+
+
+def test_a_hit_freezes_its_amount_and_later_contributions_do_not_change_it() -> None:
+    m = meters()
+    m.apply(MeterChange("main", "contribution", amount=500), 1)
+    hit = m.apply(MeterChange("main", "hit", share=(1, 1), seat=3), 1)[0]
+    assert hit["amount"] == 1500
+    m.apply(MeterChange("main", "contribution", amount=40), 2)
+    payout = m.confirm("main", "sup")[0]
+    assert payout["amount"] == 1500 and payout["kind"] == "payout"
+    assert m.states["main"].value == 1000  # reset to base: 40 was on a meter below base, the seed tops it up
+
+
+def test_several_hits_are_paid_in_order_each_from_what_the_meter_then_holds() -> None:
+    m = meters()
+    m.apply(MeterChange("main", "contribution", amount=1000), 1)  # 2000
+    first = m.apply(MeterChange("main", "hit", share=(1, 10), seat=1), 1)[0]
+    second = m.apply(MeterChange("main", "hit", share=(1, 1), seat=2), 1)[0]
+    assert (first["amount"], second["amount"]) == (200, 1800)
+    assert [p["seat"] for _, p in m.pending()] == [1, 2]
+    assert m.confirm("main", "s")[0]["seat"] == 1
+    assert m.confirm("main", "s")[0]["seat"] == 2
+    with pytest.raises(MeterRefused):
+        m.confirm("main", "s")
+
+
+def test_share_rounds_down_to_a_whole_minor_unit() -> None:
+    m = meters()
+    m.apply(MeterChange("main", "contribution", amount=9), 1)  # 1009
+    assert m.apply(MeterChange("main", "hit", share=(1, 10)), 1)[0]["amount"] == 100
+
+
+def test_a_fixed_prize_does_not_touch_the_meter() -> None:
+    m = meters()
+    m.apply(MeterChange("main", "hit", fixed=5000), 1)
+    assert m.states["main"].value == 1000 and not m.pending()
+
+
+def test_corrections_need_a_reason_and_are_the_only_other_way_down() -> None:
+    m = meters()
+    with pytest.raises(MeterRefused):
+        m.correct("main", 10, " ", "sup")
+    body = m.correct("main", 900, "meter read wrong after power cut", "sup")[0]
+    assert body["amount"] == -100 and m.states["main"].value == 900
+    with pytest.raises(MeterRefused):
+        m.apply(MeterChange("main", "contribution", amount=-5), 1)
+
+
+def test_stopped_progressive_refuses_contributions_and_unknown_meters_are_refused() -> None:
+    m = meters()
+    m.stop("main")
+    with pytest.raises(MeterRefused):
+        m.apply(MeterChange("main", "contribution"), 1)
+    with pytest.raises(MeterRefused):
+        m.apply(MeterChange("other", "contribution"), 1)
+
+
+def test_recompute_adds_up_every_kind_and_finds_an_edited_value() -> None:
+    m = meters(cap=1100, overflow=True)
+    bodies = [{"meter": "main", "kind": "open", "amount": 1000, "value": 1000, "overflow": 0}]
+    bodies += m.apply(MeterChange("main", "contribution", amount=150), 1)
+    bodies += m.apply(MeterChange("main", "hit", share=(1, 2)), 1)
+    bodies += m.confirm("main", "s")
+    bodies += m.correct("main", 1234, "audit", "s")
+    values, problems = recompute(bodies)
+    assert not problems
+    v = values["main"]
+    assert v["value"] == m.states["main"].value == (v["opened"] + v["contributions"] - v["hits"] + v["resets"]
+                                                   + v["overflow_moved"] + v["corrections"])
+    bodies[2] = {**bodies[2], "value": bodies[2]["value"] + 1}
+    assert recompute(bodies)[1]
+
+
+def test_runtime_applies_meter_changes_in_the_event_transaction_and_waits_for_confirmation(tmp_path) -> None:
+    table = open_table(progressive_config(tmp_path))
+    assert table.submit("bets", Bet(1, "progressive", 500)) == "accepted"
+    assert table.submit("bets", Bet(2, "progressive", 500)) == "accepted"
+    assert table.meters.states["main"].value == 100500
+    table.submit("buttons", CloseBets())
+    assert table.submit("shoe", CardOut(parse_card("As"))) == "accepted"
+    assert table.view()["jackpot_display"]["meters"]["main"] == "PEnding"
+    assert table.view()["tower"]["yellow"] == "on"
+    event = next(r for r in table.journal.records(kinds=("event",)) if r.body["complete"])
+    hits = [r for r in table.journal.records(kinds=("meter",)) if r.body["kind"] == "hit"]
+    assert [h.body["amount"] for h in hits] == [100500, 0]  # the second ace is paid from what is left
+    assert all(h.seq > event.seq and h.seq < event.seq + 4 for h in hits)  # same transaction, right after the event
+    assert table.command(Command("confirm_jackpot", {}, "supervisor key")) == "done"
+    assert table.command(Command("confirm_jackpot", {}, "supervisor key")) == "done"
+    assert table.meters.states["main"].value == 100000
+    assert table.command(Command("confirm_jackpot", {}, "supervisor key")) == "no jackpot hit is waiting"

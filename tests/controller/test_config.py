@@ -1,0 +1,193 @@
+"""Table configuration: the examples pass, and each malformed file gives one clear line naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller import config as table_config
+from tests.tablectl import ROOT, run_tablectl
+
+EXAMPLES = sorted((ROOT / "hw" / "tables").glob("*.toml"))
+
+BASE = {
+    "table": 'id = "t1"\ngame = "punto-banco"\nvariant = "fi"\ncurrency = "EUR"\nminor_unit = 100\n',
+    "options": "decks = 8\nboxes = 9\n",
+    "limits": "punto = [500, 100000]\nbanco = [500, 100000]\ntie = [500, 10000]\n",
+    "devices.shoe": 'driver = "serial"\nport = "/dev/ttyUSB0"\nbaud = 9600\n',
+    "devices.buttons": 'driver = "gpio"\npin_factory = "mock"\npins = { no_more_bets = 5, clear_fault = 6 }\n',
+    "devices.sign": 'driver = "max7219"\nspi_port = 0\nspi_device = 0\ncascaded = 4\n',
+    "jackpot.main": "base = 100000\ncontribution = 100\ncap = 500000\noverflow = true\n",
+    "journal": 'path = "var/t1/journal.sqlite"\n',
+    "console": 'enabled = true\nport = "/dev/ttyS0"\nbaud = 115200\n',
+    "runtime": "output_interval_ms = 50\ndevice_timeout_s = 5\n",
+}
+
+
+def render(sections: dict[str, str | None]) -> str:
+    return "".join(f"[{name}]\n{body}\n" for name, body in sections.items() if body is not None)
+
+
+def with_(section: str, body: str | None, **more: str | None) -> str:
+    sections = dict(BASE)
+    sections[section] = body
+    for key, value in more.items():
+        sections[key.replace("__", ".")] = value
+    return render(sections)
+
+
+def replace(section: str, old: str, new: str) -> str:
+    return with_(section, BASE[section].replace(old, new))
+
+
+# (name, file text, the key the one line must name)
+BAD: list[tuple[str, str, str]] = [
+    ("no table section", with_("table", None), "table missing"),
+    ("unknown top section", render(BASE) + "[extras]\nx = 1\n", "extras"),
+    ("unknown table key", replace("table", 'id = "t1"', 'id = "t1"\ncolour = "red"'), "table.colour"),
+    ("bad table id", replace("table", '"t1"', '"T 1!"'), "table.id"),
+    ("table id too long", replace("table", '"t1"', '"' + "t" * 40 + '"'), "table.id"),
+    ("missing table id", replace("table", 'id = "t1"\n', ""), "table.id missing"),
+    ("unknown game", replace("table", '"punto-banco"', '"pontoon"'), "table.game"),
+    ("game not text", replace("table", '"punto-banco"', "7"), "table.game"),
+    ("unknown variant", replace("table", '"fi"', '"xx"'), "table.variant"),
+    ("currency lower case", replace("table", '"EUR"', '"eur"'), "table.currency"),
+    ("currency number", replace("table", '"EUR"', "978"), "table.currency"),
+    ("missing currency", replace("table", 'currency = "EUR"\n', ""), "table.currency missing"),
+    ("minor unit 3", replace("table", "minor_unit = 100", "minor_unit = 3"), "table.minor_unit"),
+    ("minor unit text", replace("table", "minor_unit = 100", 'minor_unit = "100"'), "table.minor_unit"),
+    ("price base amount where not used", replace("table", "minor_unit = 100", "minor_unit = 100\nprice_base_amount = 5920000"),
+     "table.price_base_amount"),
+    ("decks 7", replace("options", "decks = 8", "decks = 7"), "options.decks"),
+    ("decks text", replace("options", "decks = 8", 'decks = "eight"'), "options.decks"),
+    ("boxes 0", replace("options", "boxes = 9", "boxes = 0"), "options.boxes"),
+    ("boxes 99", replace("options", "boxes = 9", "boxes = 99"), "options.boxes"),
+    ("boxes bool", replace("options", "boxes = 9", "boxes = true"), "options.boxes"),
+    ("option of another variant", replace("options", "boxes = 9", "boxes = 9\nbanco_half_on = 6"), "options.banco_half_on"),
+    ("unknown option", replace("options", "boxes = 9", "boxes = 9\nspeed = 3"), "options.speed"),
+    ("limits in options", replace("options", "boxes = 9", "boxes = 9\nlimits = 3"), "options.limits"),
+    ("negative min commission", replace("options", "boxes = 9", "boxes = 9\nmin_commission = -5"), "options.min_commission"),
+    ("limit spot unknown", replace("limits", "tie = [500, 10000]", "dragon = [500, 10000]"), "limits.dragon"),
+    ("limit max below min", replace("limits", "tie = [500, 10000]", "tie = [500, 100]"), "limits"),
+    ("limit one number", replace("limits", "tie = [500, 10000]", "tie = 500"), "limits"),
+    ("limit negative", replace("limits", "tie = [500, 10000]", "tie = [-1, 10000]"), "limits"),
+    ("unknown device", with_("devices.shoe", BASE["devices.shoe"], devices__toaster='driver = "serial"\n'), "devices.toaster"),
+    ("device without driver", replace("devices.shoe", 'driver = "serial"\n', ""), "devices.shoe.driver"),
+    ("unknown driver", replace("devices.shoe", '"serial"', '"usb"'), "devices.shoe.driver"),
+    ("bad port", replace("devices.shoe", '"/dev/ttyUSB0"', '"ttyUSB0"'), "devices.shoe.port"),
+    ("port number", replace("devices.shoe", '"/dev/ttyUSB0"', "0"), "devices.shoe.port"),
+    ("missing port", replace("devices.shoe", 'port = "/dev/ttyUSB0"\n', ""), "devices.shoe.port missing"),
+    ("bad baud", replace("devices.shoe", "9600", "9601"), "devices.shoe.baud"),
+    ("unknown serial key", replace("devices.shoe", "baud = 9600", "baud = 9600\nparity = 'N'"), "devices.shoe.parity"),
+    ("bad pin factory", replace("devices.buttons", '"mock"', '"wiringpi"'), "devices.buttons.pin_factory"),
+    ("pin out of range", replace("devices.buttons", "clear_fault = 6", "clear_fault = 40"), "devices.buttons.pins"),
+    ("pin used twice", replace("devices.buttons", "clear_fault = 6", "clear_fault = 5"), "devices.buttons.pins"),
+    ("pins not a table", replace("devices.buttons", "pins = { no_more_bets = 5, clear_fault = 6 }", "pins = 5"),
+     "devices.buttons.pins"),
+    ("gpio without pins", replace("devices.buttons", "pins = { no_more_bets = 5, clear_fault = 6 }", ""),
+     "devices.buttons.pins missing"),
+    ("missing pin map file", replace("devices.buttons", "pins = { no_more_bets = 5, clear_fault = 6 }",
+                                     'pin_map = "no/such/file.toml"'), "devices.buttons.pin_map"),
+    ("sign spi port 3", replace("devices.sign", "spi_port = 0", "spi_port = 3"), "devices.sign.spi_port"),
+    ("sign cascaded 0", replace("devices.sign", "cascaded = 4", "cascaded = 0"), "devices.sign.cascaded"),
+    ("sign serial key", replace("devices.sign", "cascaded = 4", "cascaded = 4\nport = '/dev/ttyS1'"), "devices.sign.port"),
+    ("device not a table", render(BASE).replace('[devices.sign]\ndriver = "max7219"\nspi_port = 0\nspi_device = 0\ncascaded = 4\n',
+                                                "") + "[devices]\nsign = 5\n", "devices.sign"),
+    ("camera bad source", with_("devices.shoe", BASE["devices.shoe"], devices__camera='driver = "opencv"\nsource = -1\n'),
+     "devices.camera.source"),
+    ("jackpot without base", replace("jackpot.main", "base = 100000\n", ""), "jackpot.main.base missing"),
+    ("jackpot negative contribution", replace("jackpot.main", "contribution = 100", "contribution = -1"),
+     "jackpot.main.contribution"),
+    ("jackpot float base", replace("jackpot.main", "base = 100000", "base = 1000.5"), "jackpot.main.base"),
+    ("jackpot cap below base", replace("jackpot.main", "cap = 500000", "cap = 50"), "jackpot.main.cap"),
+    ("jackpot overflow without cap", replace("jackpot.main", "cap = 500000\n", ""), "jackpot.main.overflow"),
+    ("jackpot overflow text", replace("jackpot.main", "overflow = true", 'overflow = "yes"'), "jackpot.main.overflow"),
+    ("jackpot unknown key", replace("jackpot.main", "overflow = true", "overflow = true\nrate = 2"), "jackpot.main.rate"),
+    ("jackpot bad name", render(BASE).replace("[jackpot.main]", "[jackpot.Main]"), "jackpot.Main"),
+    ("no journal", with_("journal", None), "journal missing"),
+    ("journal path empty", replace("journal", '"var/t1/journal.sqlite"', '""'), "journal.path"),
+    ("journal unknown key", replace("journal", 'path = "var/t1/journal.sqlite"', 'path = "x.sqlite"\nsync = "off"'),
+     "journal.sync"),
+    ("console enabled text", replace("console", "enabled = true", 'enabled = "yes"'), "console.enabled"),
+    ("console bad baud", replace("console", "baud = 115200", "baud = 3"), "console.baud"),
+    ("console unknown key", replace("console", "baud = 115200", "baud = 115200\nshell = true"), "console.shell"),
+    ("runtime interval too big", replace("runtime", "output_interval_ms = 50", "output_interval_ms = 5000"),
+     "runtime.output_interval_ms"),
+    ("runtime timeout 0", replace("runtime", "device_timeout_s = 5", "device_timeout_s = 0"), "runtime.device_timeout_s"),
+    ("not TOML", "[table\nid = 1\n", "not valid TOML"),
+    ("section is a value", render({k: v for k, v in BASE.items() if k != "options"}).replace("[table]", "options = 3\n[table]"),
+     "options = 3"),
+]
+
+SE = {**BASE, "table": BASE["table"].replace('"fi"', '"se"') + "price_base_amount = 5920000\n",
+      "options": "decks = 6\nboxes = 7\n", "limits": "punto = [1000, 9000]\nbanco = [1000, 9000]\n"}
+BAD += [
+    ("SE limit above the legal 1/600", render({**SE, "limits": "punto = [1000, 9000]\nbanco = [1000, 20000]\n"}), "limits.banco"),
+    ("SE tie not offered", render({**SE, "limits": "punto = [1000, 9000]\ntie = [1000, 5000]\n"}), "limits.tie"),
+    ("SE chip unit 0", render({**SE, "options": "decks = 6\nchip_unit = 0\n"}), "options.chip_unit"),
+    ("SE price base amount 0", render({**SE, "table": SE["table"].replace("5920000", "0")}), "table.price_base_amount"),
+]
+
+
+def test_there_are_at_least_50_malformed_cases() -> None:
+    assert len(BAD) >= 50
+
+
+@pytest.mark.parametrize("text,key", [(t, k) for _, t, k in BAD], ids=[n for n, _, _ in BAD])
+def test_malformed_configuration_gives_one_line_naming_the_key(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    with pytest.raises(table_config.ConfigError) as caught:
+        table_config.load(path)
+    problems = caught.value.problems
+    assert len(problems) == 1, problems
+    line = problems[0]
+    assert "\n" not in line and line.startswith(str(path)), line
+    assert key in line, line
+
+
+def test_the_base_file_is_valid(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(render(BASE))
+    config = table_config.load(path)
+    assert config.round_config["limits"]["tie"] == (500, 10000)
+    assert config.jackpots[0].cap == 500000
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(render({**BASE, "options": "decks = 7\nboxes = 0\n"}).replace('"EUR"', '"eu"'))
+    with pytest.raises(table_config.ConfigError) as caught:
+        table_config.load(path)
+    assert len(caught.value.problems) == 3
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_tables_check_clean(path: Path) -> None:
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "ok" in done.stdout
+
+
+def test_one_example_per_punto_banco_variant() -> None:
+    from controller import games
+    spec = games.load_game("punto-banco")
+    assert {table_config.load(p).round_config.variant for p in EXAMPLES if "punto-banco" in p.name} == \
+        {v.id for v in spec.variants}
+
+
+def test_config_check_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(with_("options", "decks = 7\nboxes = 9\n"))
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "options.decks = 7" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_daemon_refuses_a_bad_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(render({**SE, "limits": "punto = [1000, 9000]\nbanco = [1000, 20000]\n"}))
+    done = run_tablectl("run", "--config", str(path), "--simulate", "--rounds", "1")
+    assert done.returncode == 2
+    assert "limits.banco" in done.stderr and "1/600" in done.stderr and "Traceback" not in done.stderr
