@@ -433,6 +433,8 @@ class BlackjackRound(Round):
 
     def _split(self, box: Box, i: int) -> list[Effect]:
         hand = box.hands[i]
+        if len(hand.cards) != 2:
+            raise Reject(f"{self._label(box, i)}: split only a first pair of two cards")
         a, b = hand.cards
         refusal = R.split_refusal(self.rules, a.rank, b.rank, card_value(a), card_value(b), len(hand.cards),
                                   len(box.hands), hand.split_aces)
