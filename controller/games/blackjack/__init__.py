@@ -73,7 +73,7 @@ SPEC = GameSpec(
         VariantSpec("fi-a", "Finnish Blackjack version A: hole card and the peek for ten or ace",
                     "002 Kortspelet Blackjack, version A", options=_FI_OPTIONS, spots=("main", "insurance")),
         VariantSpec("fi-b", "Finnish Blackjack version B: both dealer cards up, ties lose, Black Jack 1 to 1",
-                    "002 Kortspelet Blackjack, version B",
+                    "002 Kortspelet Blackjack, version B", defaults={"surrender": False},
                     options=("decks", "boxes", "limits", "dealer_hits_soft_17", "surrender", "surrender_vs_ace"),
                     spots=("main",)),
     ),

@@ -44,7 +44,7 @@ VARIANT_FACTS: Mapping[str, Mapping[str, Any]] = {
     # 002 version B: ties lose but Black Jack against Black Jack, 1:1, one split, no double after a
     # split, double only on 9 to 11.
     "fi-b": {**_FI, "dealer_cards": "two_up", "tie": "dealer", "insurance": False, "double_totals": "9-11",
-             "double_after_split": False, "max_hands": 2, "blackjack_pays": "1:1"},
+             "double_after_split": False, "max_hands": 2, "blackjack_pays": "1:1", "surrender": False},
 }
 
 
@@ -162,7 +162,8 @@ def blackjack_paid_at_once(rules: Rules, dealer_first_value: int) -> bool:
 def double_refusal(rules: Rules, hard: int, free_aces: int, n_cards: int, from_split: bool,
                    split_aces: bool) -> str | None:
     """Why this hand may not double, or None. SE rule 15: 7 to 11 on the first two cards, an ace may
-    count one to get there; 002: any two cards unless the casino restricts the totals."""
+    count one to get there; 002: any two cards unless the casino restricts the totals (then the hand's
+    total as it stands: A-8 is 19, not 9)."""
     if n_cards != 2:
         return "double only on the first two cards"
     if split_aces:
@@ -172,8 +173,8 @@ def double_refusal(rules: Rules, hard: int, free_aces: int, n_cards: int, from_s
     if rules.double_totals is None:
         return None
     total, soft = best_total(hard, free_aces)
-    if total in rules.double_totals or (soft and hard in rules.double_totals):
-        return None
+    if total in rules.double_totals or (rules.double_ace_as_one and soft and hard in rules.double_totals):
+        return None  # 002 restricts the hand's total; only SE lets an ace count one to get there
     allowed = sorted(rules.double_totals)
     span = f"{allowed[0]} to {allowed[-1]}" if allowed == list(range(allowed[0], allowed[-1] + 1)) else ", ".join(map(str, allowed))
     shown = f"soft {total}" if soft else str(total)
