@@ -24,6 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -472,6 +473,25 @@ def play_through_round(spec: GameSpec, config: RoundConfig, table: FastTable, ca
     return sum(s.net or 0 for s in round_.settlements()), pos
 
 
+def over_under_edges(config: RoundConfig, decks: int) -> dict[str, dict[str, Any]]:
+    """Exact house edge of the Ö/U 13 bets: every ordered pair of first cards from a full shoe,
+    settled by ``rules.over_under_result``."""
+    table = config.paytable[config.variant]
+    n = 52 * decks
+    out: dict[str, dict[str, Any]] = {}
+    for spot in ("over13", "under13"):
+        ev = Fraction(0)
+        for a in RANKS:
+            for b in RANKS:
+                ways = 4 * decks * (4 * decks - (a == b))
+                result, odds = R.over_under_result(spot, value_of(a), value_of(b), table)
+                win = Fraction(odds.paid, odds.per) if result == "win" and odds else Fraction(-1)
+                ev += Fraction(ways, n * (n - 1)) * win
+        out[spot] = {"house_edge_percent": round(float(-ev * 100), 4), "house_edge_exact": f"{-ev}",
+                     "method": "exact: every ordered pair of the box's first two cards"}
+    return out
+
+
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
     if getattr(args, "exact", False) or not rounds:
@@ -488,6 +508,15 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     done = time.perf_counter()
     edge = -figures["mean"] * 100
     half = figures["half_width"] * 100
+    bets: dict[str, Any] = {"main": {
+        "house_edge_percent": round(edge, 4),
+        "ci95_percent": [round(edge - half, 4), round(edge + half, 4)],
+        "sd_per_round": round(figures["sd"], 4),
+        "derived_infinite_deck_percent": None if math.isnan(strategy.expected)
+        else round(-strategy.expected * 100, 4),
+    }}
+    if rules.over_under:
+        bets.update(over_under_edges(config, rules.decks))
     return {
         "game": spec.id,
         "variant": config.variant,
@@ -496,13 +525,7 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
         "method": f"simulation of {rounds} rounds (one box, one unit, reshuffle at 75 %), basic strategy "
                   "derived from the rules",
         "seed": seed,
-        "bets": {"main": {
-            "house_edge_percent": round(edge, 4),
-            "ci95_percent": [round(edge - half, 4), round(edge + half, 4)],
-            "sd_per_round": round(figures["sd"], 4),
-            "derived_infinite_deck_percent": None if math.isnan(strategy.expected)
-            else round(-strategy.expected * 100, 4),
-        }},
+        "bets": bets,
         "rounds_per_second": round(rounds / max(done - derived, 1e-9)),
         "seconds": round(done - started, 3),
     }
