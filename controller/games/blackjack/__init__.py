@@ -2,7 +2,8 @@
 sets (seed 002 "Kortspelet Blackjack", versions A and B).
 
 ``rules.py`` holds the rules as pure functions, ``round.py`` the Round that
-takes one event at a time, ``state.py`` its hands and boxes. The totals are in
+takes one event at a time (with ``betting.py``, ``settling.py`` and ``words.py``),
+``state.py`` its hands and boxes. The totals are in
 ``controller/hands/blackjack.py``. docs/games/blackjack.md explains every
 reading.
 """

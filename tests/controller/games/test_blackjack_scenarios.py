@@ -7,8 +7,6 @@ player / no hand). ``REJECTED`` and ``ALERTS`` give the event indexes refused or
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 import pytest
 
 from tests.tablectl import ROOT, run_tablectl
