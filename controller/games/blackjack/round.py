@@ -376,7 +376,8 @@ class BlackjackRound(Betting, Settling, Words, Round):
             if not hand.blackjack or hand.settled:
                 raise Reject(f"even money is only for a Black Jack; box {box.seat} has none")
             assert self.rules.even_money is not None
-            return self._settle_hand(box, 0, "win", self.rules.even_money, note="even money (000 rule 14)")
+            note = "even money (000 rule 14)" if self.rules.immediate_blackjack else "even money"
+            return self._settle_hand(box, 0, "win", self.rules.even_money, note=note)
         if hand.settled:
             raise Reject(f"box {box.seat} is already settled")
         if player in box.insurance:

@@ -35,7 +35,10 @@ EXPECTED: dict[str, list[str]] = {
         "1 main - - win 1000; 1 insurance - - lose -500",
         "1 main - - lose -1000; 2 main - - push 0; 2 insurance - - push 0",
         "1 main - - lose -1000",
+        "1 main - - lose -1000; 1 insurance - - push 0",
+        "1 main - - lose -1000; 1 main anna - push 0; 1 insurance anna - push 0",
     ],
+    "se-dealer-hits-soft-17": ["1 main - - lose -1000", "1 main - - win 1000"],
     "se-rule14-even-money": ["1 main - - win 1000; 2 main - - lose -1000"],
     "se-rule15-double": [
         "1 main - - win 2000",
@@ -75,6 +78,12 @@ EXPECTED: dict[str, list[str]] = {
         "1 main - - push 0",
     ],
     "fi-blackjack-6-to-5": ["1 main - - win 1203"],
+    "fi-more": [
+        "1 main - - win 1000; 2 main - - lose -1000; 2 main bo - lose -400; 2 insurance bo - win 400",
+        "1 main - - surrender -501",
+        "1 main - 1 win 1000; 1 main - 2 win 2000; 1 main - 3 win 1000; 1 main - 4 win 1000",
+    ],
+    "fi-a-card-closes-insurance": ["1 main - - lose -1000"],
     "fi-a-peek": [
         "1 main - - lose -1000; 2 main - - push 0",
         "1 main - - lose -1000; 1 insurance - - win 1000",
@@ -91,7 +100,8 @@ EXPECTED: dict[str, list[str]] = {
 REJECTED: dict[str, list[list[int]]] = {
     "se-rule15-double": [[], [], [8, 12]],
     "se-rule16-split": [[8, 16], []],
-    "se-rule13-insurance": [[], [], [8], [5]],
+    "se-rule13-insurance": [[], [], [8], [5], [], []],
+    "fi-more": [[11], [], [11]],
     "se-rule14-even-money": [[8]],
     "se-limits": [[1, 2, 3]],
     "se-table-limits": [[1, 4, 5]],
