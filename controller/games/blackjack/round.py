@@ -392,6 +392,11 @@ class BlackjackRound(Betting, Settling, Words, Round):
                 raise Reject(f"insurance is half the original bet: {half} (000 rule 13)")
             if not 0 < amount <= half:
                 raise Reject(f"insurance may be at most half the original bet: {half}")
+        maximum = self._maximum("insurance")
+        if maximum is not None and amount is not None:
+            together = sum(a or 0 for a in box.insurance.values()) + amount
+            if together > maximum:
+                raise Reject(f"insurance: {together} in box {box.seat} is above the maximum of {maximum}")
         box.insurance[player] = amount
         return []
 

@@ -226,3 +226,18 @@ def test_a_rejection_leaves_the_round_as_it_was():
 def test_an_event_json_round_trip_of_a_back_bet_action():
     event = Action(3, "double", player="anna")
     assert event_to_json(event) == {"type": "action", "seat": 3, "action": "double", "player": "anna"}
+
+
+def test_insurance_stays_within_the_configured_maximum():
+    r = new("se", limits={"insurance": [0, 400]})
+    feed(r, Bet(1, "main", 1000), CloseBets(), "Td", "Ac", "8s")
+    answer = r.apply(Action(1, "insurance"))
+    assert isinstance(answer, Rejected) and "above the maximum of 400" in answer.reason
+
+
+def test_two_decks_refuses_a_side_bet_and_fi_refuses_over_under():
+    for variant in ("se-two-decks", "fi"):
+        r = new(variant)
+        r.apply(Bet(1, "main", 1000))
+        answer = r.apply(Bet(1, "over13", 100))
+        assert isinstance(answer, Rejected) and "no 'over13' bet" in answer.reason

@@ -87,3 +87,21 @@ def test_math_command_prints_the_figure_with_its_interval():
     assert again["bets"] == doc["bets"]
     bad = run_tablectl("math", "blackjack", "--variant", "fi")
     assert bad.returncode == 2 and "--simulate" in bad.stderr
+
+
+def test_over_under_13_edges_match_a_hand_count():
+    """Infinite-deck count by hand (aces one, tens 4/13): over 13 wins on totals 14-20, under 13 on 2-12,
+    two aces pay 3 to 2; the exact 6-deck figures must be close to it."""
+    from controller.house_edge.blackjack import over_under_edges
+
+    p = {v: (4 if v == 10 else 1) / 13 for v in range(1, 11)}
+    over = sum(p[a] * p[b] for a in p for b in p if a + b > 13)
+    thirteen = sum(p[a] * p[b] for a in p for b in p if a + b == 13)
+    aces = p[1] * p[1]
+    under = 1 - over - thirteen - aces
+    edge_over = -(over - (1 - over))
+    edge_under = -(under + 1.5 * aces - (over + thirteen))
+    _spec, config = games.configure("blackjack", "se")
+    exact = over_under_edges(config, 6)
+    assert abs(exact["over13"]["house_edge_percent"] - edge_over * 100) < 0.3
+    assert abs(exact["under13"]["house_edge_percent"] - edge_under * 100) < 0.3
