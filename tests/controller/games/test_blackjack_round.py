@@ -12,7 +12,6 @@ from controller.cards import parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Puck, event_to_json
 from controller.games.blackjack import rules as R
 from controller.games.contract import Accepted, Alert, Outcome, Prompt, Rejected, Settlement
-from controller.hands.blackjack import best_total, card_value, hand_total, is_blackjack, values_total
 
 
 def new(variant: str = "se", **options):
@@ -33,21 +32,6 @@ def prompt_of(answer) -> str:
     assert isinstance(answer, Accepted), answer
     prompts = [e for e in answer.effects if isinstance(e, Prompt)]
     return prompts[-1].text
-
-
-# --------------------------------------------------------------------------- hands
-
-
-def test_totals_hard_soft_and_the_locked_ace():
-    assert hand_total([parse_card("Ah"), parse_card("6d")]) == (17, True)
-    assert hand_total([parse_card("Ah"), parse_card("6d")], locked_aces=1) == (7, False)
-    assert values_total([1, 1, 9]) == (21, True)
-    assert values_total([1, 10, 10]) == (21, False)
-    assert best_total(12, 1) == (12, False)
-    assert card_value(parse_card("Qs")) == 10 and card_value(parse_card("As")) == 1
-    assert is_blackjack([parse_card("As"), parse_card("Kd")])
-    assert not is_blackjack([parse_card("As"), parse_card("Kd")], from_split=True)
-    assert not is_blackjack([parse_card("As"), parse_card("5d"), parse_card("5c")])
 
 
 # --------------------------------------------------------------------------- rule functions
