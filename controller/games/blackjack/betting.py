@@ -101,11 +101,9 @@ class Betting(_Base):
         if self.phase != "bets":
             raise Reject("the burn puck moves only between rounds, just before the deal (Burn rule 4)")
         expected = self._expected_puck()
-        if expected is None:
-            raise Reject("no box has a bet yet: the puck goes to the first box with a bet (Burn rule 2)")
         self.puck_seen = seat
         self.puck_override = False
-        if seat != expected:
+        if expected is not None and seat != expected:
             return [Alert("puck", f"burn puck sensed at box {seat} but it belongs at box {expected}: move it "
                                   f"to box {expected} (or a supervisor override); the deal waits")]
         return []

@@ -46,7 +46,8 @@ class BlackjackRound(Betting, Settling, Words, Round):
         for bet in carried:
             if bet.spot == PUCK_SPOT:
                 self.puck_prev = bet.seat
-        self.puck_seen: int | None = None
+        # the puck lies where it lay last round until a sensor says it moved (the sensor reports moves only)
+        self.puck_seen: int | None = self.puck_prev
         self.puck_override = False
         self.puck_box: int | None = None
         self.burn_state = "none"  # none | offered | armed | burned | passed

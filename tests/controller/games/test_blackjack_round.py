@@ -225,3 +225,24 @@ def test_two_decks_refuses_a_side_bet_and_fi_refuses_over_under():
         r.apply(Bet(1, "main", 1000))
         answer = r.apply(Bet(1, "over13", 100))
         assert isinstance(answer, Rejected) and "no 'over13' bet" in answer.reason
+
+
+def test_the_puck_need_not_be_sensed_again_where_it_already_lies():
+    """The sensor reports only moves (docs/devices/puck.md): a one-box table deals round after round."""
+    spec, config = games.configure("blackjack", "se-burn")
+    carried: tuple = ()
+    for _ in range(2):
+        r = spec.new_round(config, carried)
+        events = [Bet(4, "main", 100)] + ([Puck(4)] if not carried else []) + [CloseBets()]
+        answers = feed(r, *events)
+        assert all(isinstance(a, Accepted) for a in answers), answers
+        feed(r, "Th", "7d", "9s", Action(4, "stand"), "Td")
+        assert r.complete
+        carried = r.carried()
+
+
+def test_a_puck_sensed_before_any_bet_counts():
+    r = new("se-burn")
+    answers = feed(r, Puck(3), Bet(3, "main", 100), CloseBets())
+    assert all(isinstance(a, Accepted) for a in answers)
+    assert r.puck_box == 3
