@@ -100,8 +100,9 @@ class Words(_Base):
             offer = "Dealer shows an ace: insurance?"
             if evens and self.rules.even_money is not None:
                 offer += " Even money for box " + ", ".join(map(str, evens)) + "?"
-            if self.rules.dealer_cards == "hole":
-                offer += " Then no more insurance, the dealer peeks."
+            if self.rules.dealer_cards == "hole":  # decisions wait for the peek
+                return Prompt(f"{offer} Then no more insurance: the dealer peeks",
+                              expects=("insurance", "even_money", "close_bets"))
             text = f"{offer} {text}"
             expects = ("insurance", "even_money", "close_bets") + expects
         return Prompt(text, seat=box.seat, expects=expects)

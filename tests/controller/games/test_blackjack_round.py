@@ -246,3 +246,11 @@ def test_a_puck_sensed_before_any_bet_counts():
     answers = feed(r, Puck(3), Bet(3, "main", 100), CloseBets())
     assert all(isinstance(a, Accepted) for a in answers)
     assert r.puck_box == 3
+
+
+def test_fi_a_asks_for_insurance_before_the_peek():
+    r = new("fi-a")
+    a = feed(r, Bet(1, "main", 1000), CloseBets(), "Td", "Ac", "6h", "9d")
+    assert prompt_of(a[-1]) == "Dealer shows an ace: insurance? Then no more insurance: the dealer peeks"
+    a = feed(r, CloseBets())
+    assert prompt_of(a[0]) == "Box 1: 16 against an ace — stand, hit or double?"
