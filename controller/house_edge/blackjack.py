@@ -211,10 +211,28 @@ def derive_strategy(rules: R.Rules) -> Strategy:
 
 def _expected_return(d: Deriver, s: Strategy) -> float:
     """The strategy's expected return per unit, infinite deck, one split (a cross-check of the simulation)."""
+    # (player Black Jack and dealer Black Jack as the Round settles them; everything else through Deriver.best)
     rules = d.rules
     total = 0.0
-    if rules.dealer_cards == "two_up":
-        return float("nan")  # the dealer key is two cards; the simulation gives this variant's figure
+    bj_pay = rules.blackjack.paid / rules.blackjack.per
+    if rules.dealer_cards == "two_up":  # version B: the dealer key is the dealer's two cards
+        for u in range(1, 11):
+            for h in range(1, 11):
+                p_dealer = (P_RANK * (4 if u == 10 else 1)) * (P_RANK * (4 if h == 10 else 1))
+                dealer_bj = u + h == 11 and 1 in (u, h)
+                key = 100 + 2 * (u + h) + (1 if 1 in (u, h) and u + h <= 11 else 0)
+                for r1 in RANKS:
+                    for r2 in RANKS:
+                        v1, v2 = value_of(r1), value_of(r2)
+                        player_bj = {v1, v2} == {1, 10}
+                        if dealer_bj:
+                            ev = 0.0 if player_bj else -1.0
+                        elif player_bj:
+                            ev = bj_pay
+                        else:
+                            ev = d.best(key, r1, r2, False, 1)[1]
+                        total += p_dealer * P_RANK * P_RANK * ev
+        return total
     for up in range(1, 11):
         p_up = P_RANK * (4 if up == 10 else 1)
         _, p_bj = d.dealer_outcomes(up)
@@ -224,9 +242,9 @@ def _expected_return(d: Deriver, s: Strategy) -> float:
                 v1, v2 = value_of(r1), value_of(r2)
                 if {v1, v2} == {1, 10}:
                     if R.blackjack_paid_at_once(rules, up):
-                        ev = rules.blackjack.paid / rules.blackjack.per
+                        ev = bj_pay
                     else:
-                        ev = (1 - p_bj) * rules.blackjack.paid / rules.blackjack.per
+                        ev = (1 - p_bj) * bj_pay
                 elif rules.dealer_cards == "hole":
                     ev = (1 - p_bj) * d.best(up, r1, r2, False, 1)[1] - p_bj
                 else:
