@@ -42,12 +42,14 @@ class Settling(_Base):
             parts = {"base", "double"} if player in hand.doubled else {"base"}
             keep = (kept or {}).get(player, frozenset()) & parts
             this_result, this_note = result, note
+            if player in hand.doubled:
+                this_note = f"doubled; {note}" if note else "doubled"
             if keep == parts:
                 this_result = "push"
-                this_note = f"{note}; the stake is kept" if note else "the stake is kept"
+                this_note = f"{this_note}; the stake is kept" if this_note else "the stake is kept"
             elif keep:
                 back = hand.base[player] if "base" in keep else hand.doubled[player]
-                this_note = f"{note}; the {'original' if 'base' in keep else 'doubled'} stake is kept"
+                this_note = f"{this_note}; the {'original' if 'base' in keep else 'doubled'} stake is kept"
                 if stake is not None and back is not None:
                     stake -= back
                     self.returned.append((box.seat, player, number, back))

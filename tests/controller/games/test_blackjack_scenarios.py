@@ -54,6 +54,7 @@ EXPECTED: dict[str, list[str]] = {
     "se-limits": ["1 main - - win 9866"],
     "se-table-limits": ["1 main - - win 9000; 2 main - - lose -5000; 2 main anna - lose -4000"],
     "se-misdeal": ["1 main - - win 1000", "1 main - - lose -1000"],
+    "se-without-amounts": ["1 main - - win ?; 2 under13 - - win ?; 2 main - - win ?"],
     "se-over-under-13": [
         "1 over13 - - win 500; 2 under13 - - win 1500; 3 over13 - - lose -1000; "
         "1 main - - lose -1000; 2 main - - lose -1000; 3 main - - lose -1000",
@@ -121,7 +122,7 @@ ALERTS: dict[str, list[list[tuple[int, str]]]] = {
 
 
 def _line(s: dict) -> str:
-    return (f"{s['seat']} {s['spot']} {s.get('player', '-')} {s.get('hand', '-')} {s['result']} {s['net']}")
+    return (f"{s['seat']} {s['spot']} {s.get('player', '-')} {s.get('hand', '-')} {s['result']} {s.get('net', '?')}")
 
 
 def test_every_scenario_file_has_expectations():
@@ -165,6 +166,13 @@ def test_ace_stays_one_after_an_se_double(settled):
     hand = settled["se-rule15-double"]["rounds"][1]["outcome"]["boxes"][0]["hands"][0]
     assert hand == {"hand": 1, "cards": ["Ah", "6s", "3c"], "total": 10, "doubled": True,
                     "ace_counts_one": True, "result": "lose"}
+
+
+def test_without_amounts_the_croupier_gets_result_odds_and_the_double(settled):
+    bj, under, main = settled["se-without-amounts"]["rounds"][0]["settlements"]
+    assert bj["odds"] == [3, 2] and "stake" not in bj and "net" not in bj
+    assert under["odds"] == [1, 1]
+    assert main["odds"] == [1, 1] and main["note"] == "doubled"
 
 
 def test_rounding_and_odds_are_reported(settled):
