@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         if "house_edge_percent" not in figures:
             continue
         line = f"  {name:<16} house edge {figures['house_edge_percent']:.4f} %"
+        if "ci95_percent" in figures:
+            low, high = figures["ci95_percent"]
+            line += f"  (95 % interval {low:.4f} to {high:.4f} %)"
         if "house_edge_per_resolved_bet_percent" in figures:
             line += f"  ({figures['house_edge_per_resolved_bet_percent']:.4f} % per resolved bet)"
         print(line)
