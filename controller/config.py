@@ -318,10 +318,11 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
     if limits:
         if "limits" in allowed:
             spots = [s.name for s in spec.spots_for(variant_id)]
+            kinds = {s.split(":", 1)[0] for s in spots}  # a layout spot such as straight:N is limited as straight
             for spot, pair in limits.items():
-                if spot not in spots:
+                if spot not in spots and spot not in kinds:
                     c.bad(f"limits.{spot}", pair, f"a bet spot of {spec.id} {variant_id}: {', '.join(spots)}")
-            options["limits"] = {k: v for k, v in limits.items() if k in spots}
+            options["limits"] = {k: v for k, v in limits.items() if k in spots or k in kinds}
         else:
             c.bad("limits", dict(limits), f"{spec.id} {variant_id} takes no table limits")
     bad = False
@@ -429,14 +430,43 @@ def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, .
     return tuple(out)
 
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "hw" / "tables"
+
+
 def simulated_defaults(game: str, variant: str | None = None, journal: str | None = None) -> dict[str, Any]:
-    """The embedded configuration of ``tablectl run --simulate --game G``: every device simulated."""
+    """The embedded configuration of ``tablectl run --simulate --game G``: every device simulated.
+
+    Where the source tree has the example table ``hw/tables/<game>-<variant>.toml``
+    (variant: the one given, else the game's first), its currency, options,
+    limits and jackpot meters are used, so the simulated table plays the
+    example's limits and feeds its progressive.
+    """
     table_id = f"sim-{game}"[:32]
     table: dict[str, Any] = {"id": table_id, "game": game, "currency": "SEK", "minor_unit": 100}
     if variant:
         table["variant"] = variant
-    return {
+    out: dict[str, Any] = {
         "table": table,
         "devices": {name: {"driver": "simulated"} for name in ("shoe", "buttons", "tower", "sign", "jackpot_display")},
         "journal": {"path": journal or f"var/{table_id}/journal.sqlite"},
     }
+    example = _example(game, variant)
+    if example is not None:
+        given = example.get("table", {})
+        table.update({k: given[k] for k in ("currency", "minor_unit", "price_base_amount", "variant") if k in given})
+        out.update({k: example[k] for k in ("options", "limits", "jackpot") if k in example})
+    return out
+
+
+def _example(game: str, variant: str | None) -> dict[str, Any] | None:
+    """The example table of a game and variant, parsed, or None where there is none (or it cannot be read)."""
+    if variant is None:
+        try:
+            variant = games.load_game(game).variants[0].id
+        except ValueError:
+            return None
+    path = EXAMPLES / f"{game}-{variant}.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None

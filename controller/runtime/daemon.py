@@ -23,7 +23,7 @@ from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
-from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier
+from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
@@ -50,6 +50,7 @@ class Daemon:
         self.stopped: asyncio.Event | None = None
         self.loop_lag_ms = 0.0
         self.ready_s: float | None = None
+        self.croupier: VirtualCroupier | None = None
 
     # -- the loop
 
@@ -70,9 +71,10 @@ class Daemon:
         self._outputs(table, [])
         shoe: SimulatedShoe | None = None
         if self.simulate:
-            decks = int(self.config.round_config.get("decks", 8) or 8)
+            decks = int(self.config.round_config.get("decks", 1) or 1)  # a game without the option deals one deck
             shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
             self.devices = {"shoe": shoe, "buttons": SimulatedPanel("buttons"), "bets": SimulatedPanel("bets")}
+            self.devices.update({name: SimulatedPanel(name) for name in simulated_extras(self.config.spec)})
         for name, device in self.devices.items():
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -84,7 +86,10 @@ class Daemon:
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
-                                       self.command, self.seed * 7919 + table.round_no, self.fast)
+                                       self.command, self.seed * 7919 + table.round_no, self.fast,
+                                       results=self.devices.get("wheel") or self.devices.get("camera"),  # type: ignore[arg-type]
+                                       puck=self.devices.get("puck"))  # type: ignore[arg-type]
+            self.croupier = croupier
             tasks.append(asyncio.create_task(self._guard("croupier", croupier.run)))
         self.ready_s = time.monotonic() - self.t_start
         self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "

@@ -24,9 +24,10 @@ from typing import Any, Callable, Mapping
 
 from controller import cards
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Dice, Event, Void, Wheel
-from controller.games.contract import Accepted
+from controller.events import Action, CardOut, CloseBets, Dice, Event, Puck, Void, Wheel
+from controller.games.contract import Accepted, Alert
 from controller.runtime.interfaces import ButtonPressed, CardDealt, Command, CutCard, ShoeEmpty
+from controller.runtime.players import CARD, players_for
 
 CUT_FROM_END = 16  # the cut card sits this many cards from the end of the shoe
 
@@ -113,17 +114,59 @@ class SimulatedPanel:
             self._post(raw)
 
 
+class SeededWheel:
+    """The emulated wheel: a seeded, fair single-zero wheel of ``pockets`` numbers (0 to pockets - 1)."""
+
+    def __init__(self, seed: int, pockets: int = 37) -> None:
+        self.rng = random.Random(f"wheel:{seed}")
+        self.pockets = pockets
+        self.spins = 0
+
+    def spin(self) -> Wheel:
+        self.spins += 1
+        return Wheel(self.rng.randrange(self.pockets))
+
+
+class SeededDice:
+    """The emulated dice: seeded fair dice, each with its colour (Tärning's red and green die, Sic Bo's three)."""
+
+    PALETTES = (("red", "green"), ("white", "white", "white"))
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(f"dice:{seed}")
+        self.throws = 0
+
+    def throw(self, colours: tuple[str, ...]) -> Dice:
+        self.throws += 1
+        colours = tuple(self.rng.sample(colours, len(colours)))  # the dice land in any order
+        return Dice(tuple(self.rng.randint(1, 6) for _ in colours), colours)
+
+
 class VirtualCroupier:
-    """Seeded players, croupier and supervisor that play the table through its devices."""
+    """Seeded players, croupier and supervisor that play the table through its devices.
+
+    The players' strategy comes from ``controller.runtime.players`` (one per
+    game family); the croupier sends their moves, draws cards, spins the
+    seeded wheel or throws the seeded dice when the round waits for them, and
+    otherwise tries candidate events on a copy of the round.
+    """
 
     def __init__(self, table: Any, shoe: SimulatedShoe, buttons: SimulatedPanel, bets: SimulatedPanel,
-                 command: Callable[[Command], None], seed: int, fast: bool) -> None:
+                 command: Callable[[Command], None], seed: int, fast: bool,
+                 results: SimulatedPanel | None = None, puck: SimulatedPanel | None = None) -> None:
         self.table, self.shoe, self.buttons, self.bets = table, shoe, buttons, bets
+        self.results = results or buttons  # the wheel reader or the dice camera
+        self.puck = puck or buttons
         self.command = command
         self.rng = random.Random(seed)
+        self.wheel = SeededWheel(seed)
+        self.dice = SeededDice(seed)
         self.fast = fast
         self.changed = asyncio.Event()
         self.stopping = False
+        self.players = players_for(table.config.spec, table.round, random.Random(f"players:{seed}"), table.config.minor_unit)
+        self.one_deck = shoe.decks == 1
+        self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0}
         table.listeners.append(lambda _t, _r: self.changed.set())
 
     async def _pause(self, low: float, high: float) -> None:
@@ -146,10 +189,14 @@ class VirtualCroupier:
 
     def probe(self, event: Event) -> bool:
         """Would the round take this event? Tried and then undone at once, on the loop, so nothing sees it."""
+        return self._try(event) is not None
+
+    def _try(self, event: Event) -> Accepted | None:
         round_ = self.table.round
         saved = round_._snapshot()
         try:
-            return isinstance(round_.apply(event), Accepted)
+            answer = round_.apply(event)
+            return answer if isinstance(answer, Accepted) else None
         finally:
             round_._restore(saved)
 
@@ -166,63 +213,70 @@ class VirtualCroupier:
             await self._pause(1.0, 3.0)
             self.changed.clear()
             self.command(Command("confirm_jackpot", {"meter": meter}, "sim-supervisor"))
-            await self._settle()
-        if self.table.cut_card and self.table.round_events == 0:
+            if await self._settle():
+                self.counts["jackpots_confirmed"] += 1
+        fresh_deck = self.one_deck and self.shoe.position > 0  # a one-deck game deals every round from a new deck
+        if (self.table.cut_card or fresh_deck) and self.table.round_events == 0:
             self.changed.clear()
             self.command(Command("new_shoe", {}, "sim-croupier"))
             if await self._settle():
                 self.shoe.new_shoe(self.table.shoe_no)
 
-    def _amount(self, spot: str) -> int:
-        config = self.table.config.round_config
-        low, high = (config.get("limits", {}) or {}).get(spot, (0, None))
-        unit = config.get("chip_unit", 100) or 100
-        amount = unit * self.rng.randint(1, 10)
-        amount = max(amount, low, unit)
-        if high is not None and amount > high:
-            amount = high - high % unit
-        return amount
-
     async def _play_round(self) -> None:
         table = self.table
         number = table.round_no
-        spec = table.config.spec
-        boxes = min(int(table.config.round_config.get("boxes", 7) or 7), 7)
+        boxes = int(table.config.round_config.get("boxes", table.config.round_config.get("seats", 7)) or 7)
         if table.round_events == 0:
-            spots = [s.name for s in spec.spots_for(table.config.round_config.variant)]
-            for player in range(self.rng.randint(1, 5)):
+            for bet in self.players.bets(table.round, boxes):
+                if not self.probe(bet):
+                    self.counts["bets_skipped"] += 1  # the croupier refuses it before it is placed
+                    continue
                 await self._pause(0.3, 1.2)
-                spot = self.rng.choice(spots)
-                bet = Bet(self.rng.randint(1, boxes), spot, self._amount(spot), f"p{player + 1}")
                 await self._send(self.bets, bet)
+                self.counts["bets"] += 1
                 if table.round_no != number:
                     return
-        if self.probe(CloseBets()):
-            await self._pause(0.5, 1.5)
-            await self._send(self.buttons, ButtonPressed("no_more_bets"))
         stuck = 0
         while table.round_no == number and table.summary()["accepting"] and not self.stopping:
-            await self._pause(0.5, 1.2)
-            if await self._next(boxes):
+            before = (table.round_no, table.round_events)
+            if await self._next(boxes) and (table.round_no, table.round_events) != before:
                 stuck = 0
                 continue
-            stuck += 1
+            stuck += 1  # nothing taken, or taken by the game and refused by the table (a stopped progressive)
+            await asyncio.sleep(0.05 if self.fast else 0.5)
             if stuck > 3:
                 if self.probe(Void("the round cannot go on")):
+                    self.counts["voids"] += 1
                     await self._send(self.buttons, Void("the round cannot go on", "sim-croupier"))
-                else:
-                    await asyncio.sleep(0.5)
                 return
+
+    async def _draw(self) -> bool:
+        await self._pause(0.3, 0.8)
+        self.changed.clear()
+        self.shoe.pull()
+        return await self._settle(timeout=10.0)
 
     async def _next(self, boxes: int) -> bool:
         """Make the round's next move; False when nothing the croupier can do is taken."""
-        prompt = self.table.last_prompt
+        prompt = self.table.last_prompt if self.table.round_events else None
         expects = tuple(prompt.expects) if prompt else ()
-        spec = self.table.config.spec
+        for move in self.players.moves(self.table.round, prompt):
+            if move == CARD:
+                return await self._draw()
+            answer = self._try(move)
+            if answer is None or (isinstance(move, Puck) and any(isinstance(e, Alert) for e in answer.effects)):
+                continue
+            await self._pause(0.5, 2.0)
+            self.counts["moves"] += 1
+            if isinstance(move, CloseBets):
+                return await self._send(self.buttons, ButtonPressed("no_more_bets"))
+            return await self._send(self.puck if isinstance(move, Puck) else self.buttons, move)
+        if self.probe(CloseBets()):
+            await self._pause(0.5, 1.5)
+            return await self._send(self.buttons, ButtonPressed("no_more_bets"))
         if "card" in expects or (not expects and self.probe(CardOut(Card(2, "c")))):
-            self.changed.clear()
-            self.shoe.pull()
-            return await self._settle(timeout=10.0)
+            return await self._draw()
+        spec = self.table.config.spec
         seats = [prompt.seat] if prompt and prompt.seat else list(range(1, boxes + 1))
         names = [a for a in expects if a in {x.name for x in spec.actions}] or [a.name for a in spec.actions]
         tries = [Action(seat, name) for seat in seats for name in names]
@@ -230,8 +284,23 @@ class VirtualCroupier:
         for action in tries:
             if self.probe(action):
                 return await self._send(self.buttons, action)
-        if "wheel" in spec.devices and self.probe(Wheel(0)):
-            return await self._send(self.buttons, Wheel(self.rng.randint(0, 36)))
-        if self.probe(Dice((1, 1, 1))):
-            return await self._send(self.buttons, Dice(tuple(self.rng.randint(1, 6) for _ in range(3))))
+        if self.probe(Wheel(0)):
+            await self._pause(8.0, 15.0)  # the ball runs
+            return await self._send(self.results, self.wheel.spin())
+        for colours in SeededDice.PALETTES:
+            if self.probe(Dice((1,) * len(colours), colours)):
+                await self._pause(2.0, 5.0)
+                return await self._send(self.results, self.dice.throw(colours))
         return False
+
+
+def simulated_extras(spec: Any) -> list[str]:
+    """The simulated devices a game needs beyond the shoe, buttons and bet sensors (named as in the config)."""
+    extras = []
+    if "wheel_reader" in spec.devices:
+        extras.append("wheel")
+    elif "camera" in spec.devices:
+        extras.append("camera")
+    if "puck" in spec.devices:
+        extras.append("puck")
+    return extras

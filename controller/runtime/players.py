@@ -1,0 +1,247 @@
+"""Virtual players of the simulated table: one small, stated strategy per game family.
+
+Strategies, not rules. A strategy proposes moves (bets at the start of a
+round, decisions when the round asks for one) in the order it prefers; the
+virtual croupier tries each on a copy of the round and sends the first the
+game takes. Limits, chips, turn order and settlement stay in the games: a
+strategy reads the stake range from the round (``limit_of``, the layout's
+``limit``, blackjack's ``_minimum``/``_maximum``) and never settles anything.
+
+The strategies (docs/simulation.md repeats them):
+
+- Punto Banco: one to five players, each on punto or banco (tie where
+  offered, one time in ten).
+- Roulette, Tärning, Sic Bo: one to five players, each with a chip colour
+  (Swedish tables: one colour per player and seat, seed 000 rule 7), one to
+  three bets each, a kind of bet picked at random and then a spot of it, so
+  inside and outside bets both come up.
+- Blackjack: a main bet per box, sometimes Over/Under 13 where offered;
+  never insurance; split aces and eights, double on 10 and 11 where allowed,
+  hit below 17 (soft: below 18), else stand; the burn puck goes to the box the
+  round expects it at, and the puck box burns when the dealer shows a ten or
+  an ace.
+- Banked poker (Caribbean Stud, Three Card Poker, Fast Poker, Hold em):
+  a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
+  of the time; play, raise or call with a pair or better, ace-king (five
+  cards) or queen high (three cards), else fold.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Sequence, Union
+
+from controller.cards import Card
+from controller.events import Action, Bet, CloseBets, Event, Puck
+from controller.games.banked_poker import BOARD, BankedPokerRound
+from controller.games.blackjack.round import BlackjackRound
+from controller.games.contract import GameSpec, Prompt, Round
+from controller.games.layout_game import LayoutRound
+from controller.games.punto_banco import PuntoBancoRound
+from controller.hands.blackjack import ACE, card_value
+
+CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
+Move = Union[Event, str]
+COLOURS = ("red", "green", "blue", "yellow", "white", "pink", "orange", "purple", "brown", "grey")
+
+
+def stake_range(round_: Round, spot: str) -> tuple[int, int | None]:
+    """The [minimum, maximum] of one stake on ``spot``, as the round itself reads its limits."""
+    if isinstance(round_, BankedPokerRound):
+        return round_.limit_of(spot)
+    if isinstance(round_, LayoutRound):
+        return round_.rules.limit(round_.rules.table.shape(spot))
+    limits = round_.config.get("limits") or {}
+    low = limits[spot][0] if spot in limits else 0
+    maximum = getattr(round_, "_maximum", None)
+    high = maximum(spot) if maximum is not None else (limits[spot][1] if spot in limits else None)
+    minimum = getattr(round_, "_minimum", None)
+    return (minimum(spot) if minimum is not None else low), high
+
+
+def chip_unit(round_: Round, default: int) -> int:
+    """The smallest stake step: the table's chip unit, its smallest chip, or one major unit."""
+    unit = round_.config.get("chip_unit")
+    if unit:
+        return int(unit)
+    chips = round_.config.get("chip_values") or ()
+    return int(min(chips)) if chips else default
+
+
+class Players:
+    """The base strategy: amounts within the round's limits in whole chips; no decisions."""
+
+    def __init__(self, spec: GameSpec, rng: random.Random, unit: int = 100) -> None:
+        self.spec = spec
+        self.rng = rng
+        self.unit = unit
+
+    def spots(self, round_: Round) -> list[str]:
+        """The bet spots the table's variant offers (from the game's declaration)."""
+        return [s.name for s in self.spec.spots_for(round_.config.variant)]
+
+    def amount(self, round_: Round, spot: str, scale: int = 1) -> int:
+        """A stake a player would put down: a few chips, at least the minimum, at most the maximum."""
+        unit = chip_unit(round_, self.unit)
+        low, high = stake_range(round_, spot)
+        low = -(-max(low, unit) // unit) * unit
+        amount = max(low, unit * self.rng.choice((1, 1, 2, 2, 3, 5, 10)) * scale)
+        if high is not None and amount > high:
+            amount = max(low, high - high % unit)
+        return amount
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        """The bets of a new round, in the order the players put them down (here: any declared spot)."""
+        spots = self.spots(round_)
+        return [Bet(self.rng.randint(1, boxes), spot, self.amount(round_, spot))
+                for spot in (self.rng.choice(spots) for _ in range(self.rng.randint(1, 5)))] if spots else []
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        """What the players want now, most wanted first (the croupier sends the first the round takes)."""
+        return []
+
+
+class BaccaratPlayers(Players):
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        spots = [s for s in ("punto", "banco", "tie") if s in self.spots(round_)]
+        out = []
+        for seat in self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(5, boxes))):
+            spot = "tie" if "tie" in spots and self.rng.random() < 0.1 else self.rng.choice(spots[:2])
+            out.append(Bet(seat, spot, self.amount(round_, spot)))
+        return out
+
+
+class LayoutPlayers(Players):
+    """Roulette, Tärning, Sic Bo: colours, a kind of bet at random, then one of its spots."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        assert isinstance(round_, LayoutRound)
+        by_kind: dict[str, list[str]] = {}
+        for shape in round_.rules.table:
+            by_kind.setdefault(shape.kind, []).append(shape.name)
+        seats = int(round_.config.get("seats", 10) or 10)
+        players = self.rng.randint(1, min(5, seats, len(COLOURS)))
+        out = []
+        for seat, colour in zip(self.rng.sample(range(1, seats + 1), players), self.rng.sample(COLOURS, players)):
+            for _ in range(self.rng.randint(1, 3)):
+                spot = self.rng.choice(by_kind[self.rng.choice(sorted(by_kind))])
+                out.append(Bet(seat, spot, self.amount(round_, spot), colour))
+        return out
+
+
+class PokerPlayers(Players):
+    """The banked poker games: a main bet per box, side bets now and then, play with a qualifying hand."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        assert isinstance(round_, BankedPokerRound)
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        main = round_.main_spot
+        out = []
+        carried = {b.seat: b for b in round_.bets if b.spot in round_.action_spots and b.amount}
+        for seat, bet in carried.items():  # a raise carried from the last round: the ante that matches it
+            out.extend(Bet(seat, main, bet.amount // m) for m in (2, 3, 1) if bet.amount % m == 0)
+        free = [s for s in range(1, boxes + 1) if s not in carried]
+        for seat in sorted(self.rng.sample(free, self.rng.randint(min(1, len(free)), min(4, len(free))))):
+            out.append(Bet(seat, main, self.amount(round_, main)))
+        for seat in sorted({b.seat for b in out}):
+            for side in round_.side_spots:
+                if self.rng.random() < 0.35:
+                    out.append(Bet(seat, side, self._side_amount(round_, side)))
+        return out
+
+    def _side_amount(self, round_: BankedPokerRound, spot: str) -> int:
+        if spot == "progressive" and round_.config.get("progressive_stake"):
+            return int(round_.config["progressive_stake"])  # one chip of the progressive's own value
+        return self.amount(round_, spot)
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, BankedPokerRound) or not prompt or "action" not in prompt.expects:
+            return []
+        play = next(d for d in round_.decisions if d != "fold")
+        out: list[Move] = []
+        for seat in round_.boxes_in_play():
+            if seat in round_.decided:
+                continue
+            cards = round_.hand_of(seat) + round_.hand_of(BOARD)
+            out.append(Action(seat, play if qualifies(cards) else "fold"))
+            out.append(Action(seat, "fold"))  # if the stake of the play does not fit the limits
+        return out
+
+
+def qualifies(cards: Sequence[Card]) -> bool:
+    """The players' rule: a pair or better; with five or more cards ace-king; with three, queen high."""
+    ranks = [c.rank for c in cards]
+    if not ranks:
+        return False
+    if max(Counter(ranks).values()) >= 2:
+        return True
+    if len(ranks) >= 5:
+        return 14 in ranks and 13 in ranks
+    return len(ranks) <= 3 and max(ranks) >= 12
+
+
+class BlackjackPlayers(Players):
+    """Basic-ish blackjack: never insure, split aces and eights, double 10-11, hit below 17 (soft 18)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        spots = self.spots(round_)
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(5, boxes)))):
+            out.append(Bet(seat, "main", self.amount(round_, "main")))
+            side = [s for s in ("over13", "under13") if s in spots]
+            if side and self.rng.random() < 0.2:
+                spot = self.rng.choice(side)
+                out.append(Bet(seat, spot, self.amount(round_, spot)))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, BlackjackRound) or prompt is None:
+            return []
+        expects = prompt.expects
+        if "puck" in expects:  # no more bets once the puck lies right, else move it (to a box raising no alert)
+            seen = getattr(round_, "puck_seen", None)
+            return [CloseBets()] + [Puck(seat) for seat in sorted(round_.boxes) if seat != seen]
+        if "burn" in expects and prompt.seat is not None:
+            up = card_value(round_.dealer[0]) if round_.dealer else 0
+            return [Action(prompt.seat, "burn")] if up in (10, ACE) else [CARD]
+        if "insurance" in expects and "close_bets" in expects:
+            return [CloseBets()] + self._play(round_, prompt)  # no insurance: no more insurance, then play
+        return self._play(round_, prompt)
+
+    def _play(self, round_: BlackjackRound, prompt: Prompt) -> list[Move]:
+        seat = prompt.seat
+        box = round_.boxes.get(seat) if seat is not None else None
+        hand = next((h for h in box.hands if not h.done), None) if box else None
+        if seat is None or hand is None or len(hand.cards) < 2 or CARD not in prompt.expects and "stand" not in prompt.expects:
+            return [CARD] if CARD in prompt.expects else []
+        total, soft = hand.total
+        values = hand.values
+        wants: list[Move] = []
+        if len(values) == 2 and values[0] == values[1] and values[0] in (ACE, 8):
+            wants.append(Action(seat, "split"))
+        if total in (10, 11) and not soft:
+            wants.append(Action(seat, "double"))
+        wants.append(CARD if total < (18 if soft else 17) else Action(seat, "stand"))
+        wants.append(Action(seat, "stand"))
+        return [w for w in wants if w == CARD and CARD in prompt.expects or isinstance(w, Action)]
+
+
+FAMILIES: tuple[tuple[type, type[Players]], ...] = (
+    (PuntoBancoRound, BaccaratPlayers),
+    (LayoutRound, LayoutPlayers),
+    (BankedPokerRound, PokerPlayers),
+    (BlackjackRound, BlackjackPlayers),
+)
+
+
+def players_for(spec: GameSpec, round_: Round, rng: random.Random, unit: int = 100) -> Players:
+    """The strategy of the round's family; a game of no known family gets the base (the croupier's generic tries)."""
+    for cls, players in FAMILIES:
+        if isinstance(round_, cls):
+            return players(spec, rng, unit)
+    return Players(spec, rng, unit)
+
+
+__all__ = ["CARD", "FAMILIES", "Move", "Players", "players_for", "qualifies", "stake_range"]
