@@ -10,10 +10,11 @@ Rules (docs/runtime.md, "Meters"):
   progressive bet; above the cap the rest goes to the overflow meter (if there
   is one) or is not collected (recorded as ``excess``);
 - a ``hit`` freezes its amount at once from what the meter then holds
-  (``share`` of the meter, rounded down) and takes it off the meter, so a
-  second hit in the same round is paid from what is left; the display shows
-  ``PEnding`` until a supervisor confirms. A ``fixed`` prize is the house's and
-  does not touch the meter;
+  (``share`` of the meter, rounded down, or a ``fixed`` prize but never more
+  than the meter holds: ``contract.apply_meter``) and takes it off the meter,
+  so a second hit in the same round is paid from what is left; the display
+  shows ``PEnding`` until a supervisor confirms. A fixed prize larger than the
+  meter records what it could not pay as ``short``;
 - a confirmation records the ``payout`` of the oldest pending hit; a meter
   below its base is then reset to base (``reset``, the house's seed) and topped
   up from the overflow (``overflow``) up to the cap;
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from controller.config import JackpotConfig
-from controller.games.contract import MeterChange
+from controller.games.contract import MeterChange, apply_meter
 
 
 class MeterRefused(Exception):
@@ -131,20 +132,22 @@ class Meters:
             return [self._body(change.meter, "contribution", to_meter, seat=change.seat, to_overflow=to_overflow or None,
                                excess=(rest - to_overflow) or None)]
         if change.kind == "hit":
-            if change.fixed is not None:
-                return [self._body(change.meter, "fixed", change.fixed, seat=change.seat, hand=change.hand, round=round_)]
-            if change.share is None:
+            if change.fixed is None and change.share is None:
                 raise MeterRefused("a jackpot hit needs a share of the meter or a fixed prize")
-            num, den = change.share
-            if not (0 < num <= den):
-                raise MeterRefused(f"a jackpot share must be between 0 and 1, not {num}/{den}")
-            amount = state.value * num // den
-            state.value -= amount
+            if change.share is not None:
+                num, den = change.share
+                if not (0 < num <= den):
+                    raise MeterRefused(f"a jackpot share must be between 0 and 1, not {num}/{den}")
+            elif change.fixed is not None and change.fixed <= 0:
+                raise MeterRefused(f"a fixed jackpot prize must be more than 0, not {change.fixed}")
+            amount, state.value = apply_meter(state.value, change)  # the game contract's one rule for a hit
             hit = {"hit": self._next_hit, "amount": amount, "seat": change.seat, "hand": change.hand, "round": round_}
             self._next_hit += 1
             state.pending.append(hit)
+            terms: dict[str, Any] = {"share": list(change.share)} if change.share is not None else \
+                {"fixed": change.fixed, "short": (change.fixed - amount) or None}
             return [self._body(change.meter, "hit", amount, hit=hit["hit"], seat=change.seat, hand=change.hand,
-                               share=[num, den], round=round_)]
+                               round=round_, **terms)]
         raise MeterRefused(f"unknown meter change {change.kind!r}")
 
     def confirm(self, name: str, by: str) -> list[dict[str, Any]]:

@@ -76,9 +76,34 @@ def test_share_rounds_down_to_a_whole_minor_unit() -> None:
     assert m.apply(MeterChange("main", "hit", share=(1, 10)), 1)[0]["amount"] == 100
 
 
-def test_a_fixed_prize_does_not_touch_the_meter() -> None:
+def test_a_fixed_prize_is_paid_from_the_meter_and_waits_for_confirmation() -> None:
     m = meters()
-    m.apply(MeterChange("main", "hit", fixed=5000), 1)
+    m.apply(MeterChange("main", "contribution", amount=500), 1)  # 1500
+    body = m.apply(MeterChange("main", "hit", fixed=200, seat=4, hand="flush"), 1)[0]
+    assert (body["kind"], body["amount"], body["fixed"], m.states["main"].value) == ("hit", 200, 200, 1300)
+    assert "short" not in body and m.display()["main"] == "PEnding"
+    out = m.confirm("main", "sup")
+    assert [(b["kind"], b["amount"]) for b in out] == [("payout", 200)] and m.states["main"].value == 1300
+
+
+def test_a_fixed_prize_larger_than_the_meter_pays_what_it_holds_and_the_meter_is_reset_to_base() -> None:
+    m = Meters([JackpotConfig("main", 1000, 10)])
+    bodies = m.open_missing()
+    bodies += m.apply(MeterChange("main", "hit", fixed=5000), 1)
+    assert (bodies[-1]["amount"], bodies[-1]["short"], m.states["main"].value) == (1000, 4000, 0)
+    bodies += m.confirm("main", "sup")
+    assert [(b["kind"], b["amount"]) for b in bodies[-2:]] == [("payout", 1000), ("reset", 1000)]
+    values, problems = recompute(bodies)
+    assert not problems and values["main"]["value"] == m.states["main"].value == 1000
+    assert values["main"]["hits"] == values["main"]["payouts"] == 1000
+
+
+def test_bad_hits_are_refused() -> None:
+    m = meters()
+    for change in (MeterChange("main", "hit"), MeterChange("main", "hit", fixed=0),
+                   MeterChange("main", "hit", share=(2, 1))):
+        with pytest.raises(MeterRefused):
+            m.apply(change, 1)
     assert m.states["main"].value == 1000 and not m.pending()
 
 
