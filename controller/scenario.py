@@ -4,7 +4,9 @@ A scenario names a game, variant and options and lists rounds of events.
 ``load_scenario`` refuses a malformed file with a ``ScenarioError`` that names
 the place (``rounds[2].events[5].card``) and the problem; ``settle`` replays
 the rounds through the game and returns the JSON document ``tablectl settle``
-prints. Stakes that a round carries (stand-offs) are placed in the next round.
+prints. Stakes that a round carries (stand-offs) are placed in the next round;
+a round may also list them itself (``"carried": [bet, ...]``, as ``journal
+export`` writes a round that opened with stakes on the layout).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from controller import games
-from controller.events import Event, EventError, event_from_json, event_to_json
+from controller.events import Bet, Event, EventError, event_from_json, event_to_json
 from controller.games.contract import Accepted, Alert, GameSpec, MeterChange, Round, RoundConfig, apply_meter
 
 
@@ -33,6 +35,7 @@ class Scenario:
     config: RoundConfig
     rounds: tuple[tuple[Event, ...], ...]
     meters: Mapping[str, int] | None = None  # starting progressive meters, where the scenario gives them
+    carried: Mapping[int, tuple[Bet, ...]] | None = None  # round index -> stakes on the layout when it opens
 
 
 _TOP_KEYS = {"game", "variant", "options", "rounds", "comment", "description", "title", "meters"}
@@ -74,12 +77,15 @@ def load_scenario(data: Any) -> Scenario:
     if not isinstance(rounds_data, list):
         raise ScenarioError("rounds", "missing or not a list of rounds")
     rounds: list[tuple[Event, ...]] = []
+    carried: dict[int, tuple[Bet, ...]] = {}
     for r, round_data in enumerate(rounds_data):
         if not isinstance(round_data, Mapping) or not isinstance(round_data.get("events"), list):
             raise ScenarioError(f"rounds[{r}]", "a round must be an object with an 'events' list")
-        extra = set(round_data) - {"events", "comment", "description"}
+        extra = set(round_data) - {"events", "carried", "comment", "description"}
         if extra:
-            raise ScenarioError(f"rounds[{r}].{sorted(extra)[0]}", "unknown key (allowed: events, comment)")
+            raise ScenarioError(f"rounds[{r}].{sorted(extra)[0]}", "unknown key (allowed: events, carried, comment)")
+        if "carried" in round_data:
+            carried[r] = _carried(round_data["carried"], f"rounds[{r}].carried")
         events: list[Event] = []
         for i, event_data in enumerate(round_data["events"]):
             try:
@@ -96,7 +102,23 @@ def load_scenario(data: Any) -> Scenario:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ScenarioError(f"meters.{name}", f"must be a whole number of minor units (0 or more), not {value!r}")
         meters = dict(meters)
-    return Scenario(spec, config, tuple(rounds), meters)
+    return Scenario(spec, config, tuple(rounds), meters, carried or None)
+
+
+def _carried(data: Any, place: str) -> tuple[Bet, ...]:
+    """A round's ``carried`` list: bet records (stakes left on the layout by the round before, as journaled)."""
+    if not isinstance(data, list):
+        raise ScenarioError(place, "must be a list of bet events (the stakes carried into the round)")
+    out: list[Bet] = []
+    for i, item in enumerate(data):
+        try:
+            event = event_from_json(item)
+        except EventError as exc:
+            raise ScenarioError(f"{place}[{i}]" + (f".{exc.field}" if exc.field else ""), str(exc)) from None
+        if not isinstance(event, Bet):
+            raise ScenarioError(f"{place}[{i}]", "a carried stake is a bet event")
+        out.append(event)
+    return tuple(out)
 
 
 def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str, int] | None = None) -> dict[str, Any]:
@@ -155,7 +177,9 @@ def settle(scenario: Scenario) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     carried: tuple = ()
     meter_values = dict(scenario.meters) if scenario.meters is not None else None
-    for events in scenario.rounds:
+    for index, events in enumerate(scenario.rounds):
+        if scenario.carried and index in scenario.carried:
+            carried = scenario.carried[index]  # the file says what lay on the layout (a journal export does)
         round_ = scenario.spec.new_round(scenario.config, carried)
         results.append(play_round(round_, events, meter_values))
         carried = round_.carried() if round_.complete else ()

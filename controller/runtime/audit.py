@@ -66,7 +66,8 @@ def export_round(journal: Journal, number: int) -> dict[str, Any]:
     opening = next(journal.records(kinds=("round_open",), round_=number), None)
     if opening is None:
         raise LookupError(f"round {number} is not in this journal")
-    events: list[dict[str, Any]] = list(opening.body.get("carried", []))
+    events: list[dict[str, Any]] = []
+    carried = list(opening.body.get("carried", []))
     settlements: list[dict[str, Any]] = []
     for record in journal.records(since=opening.seq, kinds=("event", "reject"), round_=number):
         events.append(record.body["event"])
@@ -74,13 +75,16 @@ def export_round(journal: Journal, number: int) -> dict[str, Any]:
             settlements.extend(e["settlement"] for e in record.body["effects"] if "settlement" in e)
     start = journal.last("start")
     table = start.body.get("table") if start else None
+    round_doc: dict[str, Any] = {"events": events}
+    if carried:
+        round_doc = {"carried": carried, "events": events}  # stakes the round before left on the layout
     return {
-        "comment": f"table {table} round {number}, exported from the journal (records from {opening.seq}); "
-                   f"the first {len(opening.body.get('carried', []))} bets are stakes carried into the round",
+        "comment": f"table {table} round {number}, exported from the journal (records from {opening.seq})"
+                   + (f"; {len(carried)} stakes carried into the round" if carried else ""),
         "game": opening.body["game"],
         "variant": opening.body["variant"],
         "options": opening.body["options"],
-        "rounds": [{"events": events}],
+        "rounds": [round_doc],
     }
 
 

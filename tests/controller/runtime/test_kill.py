@@ -66,9 +66,22 @@ def check_shown(journal: Journal, lines: list[str]) -> int:
     return checked
 
 
-def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int) -> dict:
+def caribbean_config(tmp_path: Path) -> Path:
+    """The example Caribbean Stud table (dk: raises and ties carry) with its progressive, journal in ``tmp_path``."""
+    text = (ROOT / "hw" / "tables" / "caribbean-stud-dk.toml").read_text(encoding="utf-8")
+    text = text.replace('path = "var/caribbean-stud-dk/journal.sqlite"', f'path = "{tmp_path / "journal.sqlite"}"')
+    text = text.replace('pin_map = "../', f'pin_map = "{ROOT / "hw"}/')  # the pin maps stay where they are
     config = tmp_path / "table.toml"
-    config.write_text(PROGRESSIVE_TOML.format(journal=tmp_path / "journal.sqlite", cap=160000))
+    config.write_text(text)
+    return config
+
+
+def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, game: str = "progressive-test") -> dict:
+    if game == "caribbean-stud":
+        config, meter_name = caribbean_config(tmp_path), "cs-progressive"
+    else:
+        config, meter_name = tmp_path / "table.toml", "main"
+        config.write_text(PROGRESSIVE_TOML.format(journal=tmp_path / "journal.sqlite", cap=160000))
     rng = random.Random(seed)
     outputs: list[str] = []
     killed = 0
@@ -101,28 +114,45 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int) -> dict:
     report = verify(journal)
     assert report["ok"], report["problems"][:5]
     assert report["rounds_settled"] == rounds  # each round settled exactly once (verify refuses a second)
-    meter = report["meters"]["main"]
+    meter = report["meters"][meter_name]
     assert meter["value"] == (meter["opened"] + meter["contributions"] - meter["hits"] + meter["resets"]
                               + meter["overflow_moved"] + meter["corrections"])
     assert meter["corrections"] == 0 and meter["payouts"] <= meter["hits"]
-    assert journal.stored_meters()["main"]["value"] == meter["value"]
+    stored = journal.stored_meters()[meter_name]
+    assert stored["value"] == meter["value"]
+    # every hit is either paid (confirmed) or still pending with its frozen amount
+    assert meter["hits"] == meter["payouts"] + sum(p["amount"] for p in stored["pending"])
     starts = sum(1 for _ in journal.records(kinds=("start",)))
     # settlements replay: a sample of rounds through the scenario path
     original = scenario.games.load_game
-    scenario.games.load_game = progressive_game.lookup  # type: ignore[assignment]
+    if game == "progressive-test":
+        scenario.games.load_game = progressive_game.lookup  # type: ignore[assignment]
     try:
         for number in sorted(rng.sample(range(1, rounds + 1), min(10, rounds))):
             settled = scenario.settle(scenario.load_scenario(json.loads(json.dumps(export_round(journal, number)))))
             assert settled["rounds"][0]["settlements"] == journal_settlements(journal, number)
     finally:
         scenario.games.load_game = original  # type: ignore[assignment]
-    return {"killed": killed, "starts": starts, "shown_checked": checked, "meter": meter}
+    return {"killed": killed, "starts": starts, "shown_checked": checked, "meter": meter,
+            "hits": sum(1 for r in journal.records(kinds=("meter",)) if r.body["kind"] == "hit")}
 
 
 def test_sigkill_at_random_moments_loses_nothing_and_settles_nothing_twice(tmp_path: Path) -> None:
     result = kill_session(tmp_path, kills=6, rounds=40, seed=11)
     assert result["killed"] >= 3 and result["starts"] >= 4
     assert result["shown_checked"] > 100
+
+
+def test_sigkill_a_caribbean_stud_table_keeps_its_progressive_meter(tmp_path: Path) -> None:
+    result = kill_session(tmp_path, kills=4, rounds=40, seed=7, game="caribbean-stud")
+    assert result["killed"] >= 2 and result["meter"]["contributions"] > 0
+
+
+@pytest.mark.slow
+def test_sigkill_60_times_in_a_400_round_caribbean_stud_session(tmp_path: Path) -> None:
+    result = kill_session(tmp_path, kills=60, rounds=400, seed=2027, game="caribbean-stud")
+    print(json.dumps(result))
+    assert result["killed"] >= 40 and result["hits"] > 0 and result["meter"]["payouts"] > 0
 
 
 @pytest.mark.slow
