@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping, TextIO
 from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
+from controller.runtime.control import Services
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -61,6 +62,8 @@ class Daemon:
         self._check_drivers()
         table = Table.open(self.config, self.lookup)
         self.table = table
+        services = Services(self)
+        services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
@@ -81,6 +84,7 @@ class Daemon:
             except (NotImplementedError, RuntimeError):
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
+        tasks += await services.start(loop)  # console, systemd ready and watchdog
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -104,6 +108,7 @@ class Daemon:
             await asyncio.gather(*tasks, return_exceptions=True)
             for device in self.devices.values():
                 device.stop()
+            services.stop()
             table.journal.close()
             self.stream.flush()
         return 0
