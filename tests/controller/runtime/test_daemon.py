@@ -100,3 +100,14 @@ def test_a_device_that_stops_answering_latches_its_fault(tmp_path: Path) -> None
     asyncio.run(session())
     faults = [r.body["name"] for r in Journal(tmp_path / "journal.sqlite", readonly=True).records(kinds=("fault",))]
     assert faults == ["device_silent.shoe"]
+
+
+def test_the_simulated_shoe_posts_the_cut_card_again_after_a_restart_past_it() -> None:
+    from controller.runtime.simulate import CUT_FROM_END, SimulatedShoe
+    posted: list[object] = []
+    shoe = SimulatedShoe(1, seed=5, dealt=52 - CUT_FROM_END + 3, pace_s=0)
+    shoe.start(posted.append)
+    shoe.pull()
+    shoe.pull()
+    shoe.stop()
+    assert [type(p).__name__ for p in posted] == ["CardDealt", "CutCard", "CardDealt"]
