@@ -51,6 +51,7 @@ class Daemon:
         self.stopped: asyncio.Event | None = None
         self.loop_lag_ms = 0.0
         self.ready_s: float | None = None
+        self.closing = False
 
     # -- the loop
 
@@ -101,6 +102,7 @@ class Daemon:
         try:
             await self.stopped.wait()
         finally:
+            self.closing = True
             if croupier is not None:
                 croupier.stopping = True
             for task in tasks:
@@ -141,11 +143,16 @@ class Daemon:
         loop = self.loop
 
         def post(raw: object) -> None:
-            loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
+            try:
+                loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
+            except RuntimeError:  # the loop is closed: the daemon is stopping, the event was never taken
+                pass
         return post
 
     def _receive(self, name: str, raw: object, t0_ns: int) -> None:
         assert self.table is not None
+        if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
+            return
         try:
             self.table.submit(name, raw)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop

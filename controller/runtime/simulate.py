@@ -46,6 +46,7 @@ class SimulatedShoe:
         self.shoe_no = shoe_no
         self.cards = cards.shuffled(cards.shoe(self.decks), random.Random(f"{self.seed}:{shoe_no}"))
         self.position = min(dealt, len(self.cards))
+        self.cut_posted = False  # after a restart past the cut card, it is posted again with the next card
 
     def start(self, post: Callable[[object], None]) -> None:
         self._post = post
@@ -86,7 +87,8 @@ class SimulatedShoe:
             self.position += 1
             self.cards_out += 1
             self._post(CardDealt(str(card)))
-            if self.position == len(self.cards) - CUT_FROM_END:
+            if self.position >= len(self.cards) - CUT_FROM_END and not self.cut_posted:
+                self.cut_posted = True
                 self._post(CutCard())
 
 
@@ -220,6 +222,9 @@ class VirtualCroupier:
         expects = tuple(prompt.expects) if prompt else ()
         spec = self.table.config.spec
         if "card" in expects or (not expects and self.probe(CardOut(Card(2, "c")))):
+            if self.shoe.position >= len(self.shoe.cards):  # cannot happen with the cut card; never spin on it
+                await asyncio.sleep(1.0)
+                return False
             self.changed.clear()
             self.shoe.pull()
             return await self._settle(timeout=10.0)

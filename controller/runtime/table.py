@@ -13,6 +13,7 @@ the stored values.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from controller.games.contract import (
 from controller.runtime.faults import Fault, tower_state
 from controller.runtime.interfaces import Command, translate
 from controller.runtime.journal import Journal, JournalError, Record
+from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
 
 Listener = Callable[["Table", Sequence[Record]], None]
@@ -240,6 +242,7 @@ class Table:
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
+            log(logging.INFO, "rejected", source=source, event=describe(event), reason=answer.reason)
             self._commit([("reject", self.round_no, body)], rejected=True)
             return "rejected"
         entries: list[tuple[str, int, Mapping[str, Any]]] = []
@@ -310,6 +313,7 @@ class Table:
     def _journal_fault(self, text: str) -> None:
         """The journal cannot commit: latch in memory (it cannot be journaled) and stop all input."""
         if "journal" not in self.faults:
+            log(logging.CRITICAL, "fault latched", fault="journal", text=text, journaled=False)
             self.faults["journal"] = Fault("journal", text, 0)
             for listener in self.listeners:
                 listener(self, [])
@@ -332,6 +336,7 @@ class Table:
             return
         records = self._commit([("fault", self.round_no, {"name": name, "text": text})])
         if records:
+            log(logging.ERROR, "fault latched", fault=name, text=text, seq=records[0].seq)
             self.faults[name] = Fault(name, text, records[0].seq)
             self._apply_fault_stops()
             for listener in self.listeners:
@@ -387,6 +392,7 @@ class Table:
             return "dropped"
         for name in cleared:
             self.faults.pop(name, None)
+            log(logging.WARNING, "fault cleared", fault=name, by=cmd.by)
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
         self._apply_fault_stops()

@@ -78,3 +78,36 @@ def test_commands_go_through_the_queue_on_the_loop(tmp_path: Path) -> None:
     records = list(Journal(tmp_path / "journal.sqlite", readonly=True).records(kinds=("command",)))
     assert [r.body["command"] for r in records] == ["clear_fault", "stop"]
     assert records[0].body["refused"] == "no fault is latched"
+
+
+def test_a_device_that_stops_answering_latches_its_fault(tmp_path: Path) -> None:
+    daemon = Daemon(punto_config(tmp_path), simulate=True, seed=1, fast=True, rounds=None, stream=io.StringIO(),
+                    croupier=False)
+
+    async def session() -> None:
+        task = asyncio.create_task(daemon.run())
+        while daemon.ready_s is None:
+            await asyncio.sleep(0.01)
+        daemon.devices["shoe"].health = lambda: {"ok": False}  # type: ignore[method-assign]
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if daemon.table is not None and "device_silent.shoe" in daemon.table.faults:
+                break
+        assert not daemon.health()["ok"]
+        daemon.command(Command("stop", {}, "test"))
+        await asyncio.wait_for(task, 10)
+
+    asyncio.run(session())
+    faults = [r.body["name"] for r in Journal(tmp_path / "journal.sqlite", readonly=True).records(kinds=("fault",))]
+    assert faults == ["device_silent.shoe"]
+
+
+def test_the_simulated_shoe_posts_the_cut_card_again_after_a_restart_past_it() -> None:
+    from controller.runtime.simulate import CUT_FROM_END, SimulatedShoe
+    posted: list[object] = []
+    shoe = SimulatedShoe(1, seed=5, dealt=52 - CUT_FROM_END + 3, pace_s=0)
+    shoe.start(posted.append)
+    shoe.pull()
+    shoe.pull()
+    shoe.stop()
+    assert [type(p).__name__ for p in posted] == ["CardDealt", "CutCard", "CardDealt"]

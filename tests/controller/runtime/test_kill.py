@@ -93,7 +93,12 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int) -> dict:
         if proc.returncode == 0:
             break
     proc = daemon(config, rounds, seed + kills + 1)
-    out, _ = proc.communicate(timeout=900)
+    try:
+        out, _ = proc.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError("the last run did not finish the session: " + "\n".join(out.splitlines()[-8:]))
     assert proc.returncode == 0
     outputs.append(out)
     journal = Journal(tmp_path / "journal.sqlite", readonly=True)
@@ -126,6 +131,7 @@ def test_sigkill_at_random_moments_loses_nothing_and_settles_nothing_twice(tmp_p
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_sigkill_200_times_in_a_1000_round_session(tmp_path: Path) -> None:
     result = kill_session(tmp_path, kills=200, rounds=1000, seed=2026)
     print(json.dumps(result))
