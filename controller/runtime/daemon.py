@@ -65,18 +65,18 @@ class Daemon:
         self.commands = asyncio.Queue()
         self.stopped = asyncio.Event()
         self._check_drivers()
+        try:  # the real drivers (controller/runtime/devices.py), before the journal opens; --simulate: emulators
+            built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed)
+        except real_devices.StartProblem as exc:
+            raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
         self.translator = Translator(table, button_actions(self.config.pin_map, spec.id), progressive_spot(spec, variant))
         table.translate = self.translator
-        try:  # the real drivers (controller/runtime/devices.py); --simulate puts them on their emulators
-            built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed,
-                                       shoe_no=table.shoe_no, shoe_cards=table.shoe_cards)
-        except real_devices.StartProblem as exc:
-            table.journal.close()
-            raise StartError(str(exc)) from None
+        if built.shoe is not None:
+            built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
         self.device_view = DeviceView(table)
         table.listeners.append(self.device_view)

@@ -118,9 +118,9 @@ class EmulatedShoe(SerialDevice):
             if self.position == len(self.cards) - CUT_FROM_END:
                 self.emulator.send(events.CutCard())
 
-    def new_shoe(self, shoe_no: int) -> None:
+    def new_shoe(self, shoe_no: int, dealt: int = 0) -> None:
         with self._lock:
-            self._shuffle(shoe_no)
+            self._shuffle(shoe_no, dealt)
 
     def health(self) -> Mapping[str, Any]:
         return {**super().health(), "emulated": self.emulator.path, "shoe": self.shoe_no, "position": self.position}
