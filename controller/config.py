@@ -75,6 +75,7 @@ class TableConfig:
     output_interval_ms: int = 50
     device_timeout_s: float = 5.0
     pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
+    code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
 
 
 # --------------------------------------------------------------------------- the schema
@@ -137,8 +138,36 @@ HW = Path(__file__).resolve().parent.parent / "hw"
 _SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime")
 _TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
 _JACKPOT_KEYS = ("base", "contribution", "cap", "overflow")
-_CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS)}
-_RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600)}
+_RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
+                 "code_digest": lambda v: _text(v) and "the path of the stored code digest (tablectl digest --write)"}
+
+
+def _console_users(v: Any) -> str | None:
+    """``[console.users.NAME]`` tables with ``role`` and ``pin`` (a scrypt hash, never the PIN)."""
+    from controller.runtime.auth import ROLES, PinFormatError, check_pin_hash
+
+    if not isinstance(v, Mapping):
+        return "[console.users.NAME] tables with role and pin"
+    for name, entry in v.items():
+        if not _NAME.match(str(name)):
+            return f"user {name!r}: a name of lower-case letters, digits, '-' or '_'"
+        if not isinstance(entry, Mapping) or set(entry) != {"role", "pin"}:
+            return f"user {name!r}: exactly the keys role and pin"
+        if entry["role"] not in ROLES:
+            return f"user {name!r}: role must be one of {', '.join(ROLES)}"
+        try:
+            check_pin_hash(str(entry["pin"]))
+        except PinFormatError as exc:
+            return f"user {name!r}: {exc}"
+    return None
+
+
+def _socket_path(v: Any) -> str | None:
+    return None if isinstance(v, str) and v.startswith("/") else "an absolute path for the console's Unix socket"
+
+
+_CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS), "socket": _socket_path,
+                 "idle_minutes": _int_range(1, 240), "users": _console_users}
 
 
 def _show(value: Any) -> str:
@@ -282,6 +311,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         output_interval_ms=runtime.get("output_interval_ms", 50),
         device_timeout_s=float(runtime.get("device_timeout_s", 5)),
         pin_map=pin_map,
+        code_digest=runtime.get("code_digest"),
     )
 
 

@@ -20,6 +20,7 @@ from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
+from controller.runtime.control import Services
 from controller.runtime.device_outputs import Both, DeviceView
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
@@ -71,6 +72,8 @@ class Daemon:
             raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
+        services = Services(self)
+        services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
         self.translator = Translator(table, button_actions(self.config.pin_map, spec.id), progressive_spot(spec, variant))
@@ -106,6 +109,7 @@ class Daemon:
             except (NotImplementedError, RuntimeError):
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
+        tasks += await services.start(loop)  # console, systemd ready and watchdog
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -136,6 +140,7 @@ class Daemon:
                 closer = getattr(getattr(slot.output, "real", None), "close", None)
                 if closer is not None:
                     closer()
+            services.stop()
             table.journal.close()
             self.stream.flush()
         return 0

@@ -14,6 +14,8 @@ from typing import Iterable
 # kind -> (what it means, what it stops, tower pattern)
 KINDS: dict[str, tuple[str, str, str]] = {
     "journal": ("the journal cannot commit (disk full, read-only, broken)", "all input", "red on, buzzer"),
+    "code_digest": ("the installed code differs from its stored digest (power-up self-check)", "all input",
+                    "red on, buzzer"),
     "replay_mismatch": ("the open round could not be rebuilt from the journal", "all input", "red on, buzzer"),
     "meter_mismatch": ("a jackpot meter disagrees with its records", "the progressive of that meter", "yellow flash"),
     "device_silent": ("a device stopped answering", "that device's input", "red flash"),
@@ -48,7 +50,7 @@ class Fault:
         return parts[1] if len(parts) == 2 else None
 
     def stops_all(self) -> bool:
-        return self.kind in ("journal", "replay_mismatch")
+        return self.kind in ("journal", "replay_mismatch", "code_digest")
 
     def stops_source(self, source: str) -> bool:
         return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",

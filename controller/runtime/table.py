@@ -323,6 +323,10 @@ class Table:
 
     # ------------------------------------------------------------------ faults and commands
 
+    def audit(self, who: str | None, what: str, ok: bool) -> None:
+        """Journal a console login, failure or privileged command (who, what, whether it was allowed)."""
+        self._commit([("console", self.round_no, {"who": who, "what": what, "ok": ok})])
+
     def latch(self, name: str, text: str) -> None:
         """Latch a named fault (journaled); the tower shows it and the affected input stops."""
         if name in self.faults:
