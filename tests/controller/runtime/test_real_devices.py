@@ -216,3 +216,38 @@ def test_sign_content_shows_limits_and_last_results(tmp_path: Path) -> None:
     content = view.sign_content(table)
     assert [(m.text, m.colour) for m in content.results] == [("B", None), ("3 5 6", None), ("17", "black")]
     assert content.title == "Punto Banco" and content.currency == "SEK"
+
+
+def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> None:
+    from tests.tablectl import ROOT
+
+    data = {"table": {"id": "bj", "game": "blackjack", "variant": "se-burn", "currency": "SEK",
+                      "price_base_amount": 5920000},
+            "devices": {"gpio": {"driver": "gpio", "pin_factory": "mock",
+                                 "pin_map": str(ROOT / "hw" / "bj-burn-7.toml")}, "sign": {"driver": "dummy"}},
+            "journal": {"path": str(tmp_path / "journal.sqlite")}}
+    daemon = Daemon(table_config.from_mapping(data, "test"), simulate=True, fast=True, stream=io.StringIO(),
+                    croupier=False)
+
+    def rejected() -> list[str]:
+        return [b["reason"] for _, _, b in records(tmp_path, "reject")]
+
+    async def body(d: Daemon) -> None:
+        hands, panel = d.built.panel.hands, d.built.panel
+        assert d.table.submit("bets", Bet(2, "main", 1000)) == "accepted"
+        assert d.table.submit("bets", Bet(4, "main", 1000)) == "accepted"
+        hands.puck(5, True)  # the puck lies at box 5; it belongs at box 2
+        await until(lambda: any(b["event"]["type"] == "puck" for _, _, b in records(tmp_path, "event")))
+        assert await panel.press("close_bets")
+        await until(lambda: bool(rejected()))
+        assert "burn puck must be at box 2" in rejected()[-1]
+        hands.puck(5, False)
+        hands.puck(2, True)
+        await until(lambda: sum(b["event"]["type"] == "puck" for _, _, b in records(tmp_path, "event")) == 2)
+        assert await panel.press("close_bets")
+        await until(lambda: any(b["event"]["type"] == "close_bets" for _, _, b in records(tmp_path, "event")))
+
+    run_daemon(daemon, body)
+    pucks = [(b["source"], b["event"]["seat"]) for _, _, b in records(tmp_path, "event") if b["event"]["type"] == "puck"]
+    assert pucks == [("gpio", 5), ("gpio", 2)]
+    assert "sign" in daemon.built.outputs and "tower" in daemon.built.outputs
