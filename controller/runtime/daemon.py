@@ -76,7 +76,8 @@ class Daemon:
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
-        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id), progressive_spot(spec, variant))
+        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
+                                     progressive_spot(spec, variant))
         table.translate = self.translator
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is

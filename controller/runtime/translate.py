@@ -135,7 +135,8 @@ class Translator:
             parts.discard(part)
         if name in self.table.faults and not parts:
             self.down.pop(name, None)
-            self.table.command(Command("clear_fault", {"name": name, "reason": f"{part} is back"}, f"{source} (device)"))
+            self.table.command(Command("clear_fault", {"name": name, "reason": f"{part} is back"},
+                                       f"{source} (device)"))
             return Translated(text=f"{part} is back; {name} cleared")
         return Translated(text=f"{part} is back")
 
