@@ -75,6 +75,16 @@ class DeviceView:
     def __init__(self, table: Any) -> None:
         self.results: deque[tuple[str, str | None]] = deque(maxlen=MAX_RESULTS)
         self.table = table
+        self._recover()
+
+    def _recover(self) -> None:
+        """After a restart the sign shows the last results again: read from the journal's last outcomes."""
+        query = getattr(self.table.journal, "_query", None)
+        if query is None:
+            return
+        where = "kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?"
+        recent = list(query(where, '%"outcome"%', MAX_RESULTS * 2))
+        self(self.table, list(reversed(recent)))
 
     def __call__(self, table: Any, records: Sequence[Any]) -> None:
         for record in records:

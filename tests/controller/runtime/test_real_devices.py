@@ -251,3 +251,30 @@ def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> N
     pucks = [(b["source"], b["event"]["seat"]) for _, _, b in records(tmp_path, "event") if b["event"]["type"] == "puck"]
     assert pucks == [("gpio", 5), ("gpio", 2)]
     assert "sign" in daemon.built.outputs and "tower" in daemon.built.outputs
+
+
+def test_sign_results_come_back_after_a_restart_and_the_jackpot_display_states(tmp_path: Path) -> None:
+    from luma.core.device import dummy
+
+    from drivers.displays.jackpot import JackpotDisplay
+    from tests.controller.runtime.helpers import progressive_config
+
+    daemon = Daemon(emulated(tmp_path), simulate=True, seed=6, fast=True, rounds=2, stream=io.StringIO())
+    asyncio.run(asyncio.wait_for(daemon.run(), 40))
+    table = open_table(punto_config(tmp_path))  # the same journal, reopened
+    assert len(DeviceView(table).results) == 2
+    table.journal.close()
+    prog = open_table(progressive_config(tmp_path / "p" if (tmp_path / "p").mkdir() is None else tmp_path))
+    view = DeviceView(prog)
+    assert view.jackpot(prog) == {"meter": "main", "amount": 100000, "state": "ok"}
+    prog.meters.stop("main")
+    assert view.jackpot(prog)["state"] == "untrusted"
+    loop = asyncio.new_event_loop()
+    try:
+        out = device_outputs.JackpotOutput(JackpotDisplay(dummy(width=8, height=8, mode="1")), loop, ticked=True)
+        out.show({"meter": "main", "amount": 123456, "state": "pending"})
+        assert out.text == "main pending PEnding"
+        out.show({"meter": "main", "amount": 123456, "state": "ok"})
+        assert out.text.endswith("1234.56")
+    finally:
+        loop.close()
