@@ -102,8 +102,7 @@ def test_shoe_unplugged_mid_round_is_a_device_fault_and_no_card_is_lost_or_doubl
             pulled.append(shoe.cards[shoe.position])
             shoe.pull()
         pull()
-        await until(lambda: table.shoe_cards_seen() if hasattr(table, "shoe_cards_seen") else
-                    sum(1 for r in records(tmp_path, "event") if r[2]["event"]["type"] == "card") == 1)
+        await until(lambda: sum(1 for r in records(tmp_path, "event") if r[2]["event"]["type"] == "card") == 1)
         shoe.emulator.unplug()
         await until(lambda: "link_down.shoe" in table.faults)
         assert tower_pattern(table) == "device_fault"
