@@ -19,13 +19,16 @@ from typing import Any, Callable, Mapping, TextIO
 from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
+from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
+from controller.runtime.device_outputs import Both, DeviceView
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier
 from controller.runtime.table import SourceHealth, Table
+from controller.runtime.translate import Translator, button_actions, progressive_spot
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -52,6 +55,9 @@ class Daemon:
         self.loop_lag_ms = 0.0
         self.ready_s: float | None = None
         self.closing = False
+        self.built: real_devices.Built | None = None
+        self.device_view: DeviceView | None = None
+        self.translator: Translator | None = None
 
     # -- the loop
 
@@ -61,22 +67,42 @@ class Daemon:
         self.commands = asyncio.Queue()
         self.stopped = asyncio.Event()
         self._check_drivers()
+        try:  # the real drivers (controller/runtime/devices.py), before the journal opens; --simulate: emulators
+            built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed)
+        except real_devices.StartProblem as exc:
+            raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
+        spec, variant = self.config.spec, self.config.round_config.variant
+        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
+                                     progressive_spot(spec, variant))
+        table.translate = self.translator
+        if built.shoe is not None:
+            built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
+        self.built = built
+        self.device_view = DeviceView(table)
+        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
-            self.slots[name] = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+            real = built.outputs.get(name)
+            output = Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream)
+            self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         self._outputs(table, [])
-        shoe: SimulatedShoe | None = None
+        self.devices = dict(built.inputs)
+        shoe: Any = built.shoe
         if self.simulate:
-            decks = int(self.config.round_config.get("decks", 8) or 8)
-            shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
-            self.devices = {"shoe": shoe, "buttons": SimulatedPanel("buttons"), "bets": SimulatedPanel("bets")}
+            shoe_device = self.config.devices.get("shoe")
+            if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
+                decks = int(self.config.round_config.get("decks", 8) or 8)
+                shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
+                self.devices["shoe"] = shoe
+            self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
+            self.devices["bets"] = SimulatedPanel("bets")
         for name, device in self.devices.items():
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -109,7 +135,14 @@ class Daemon:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             for device in self.devices.values():
-                device.stop()
+                try:
+                    device.stop()
+                except Exception as exc:  # a device that fails to stop must not keep the journal open
+                    log(logging.ERROR, "device stop failed", error=repr(exc))
+            for slot in self.slots.values():
+                closer = getattr(getattr(slot.output, "real", None), "close", None)
+                if closer is not None:
+                    closer()
             services.stop()
             table.journal.close()
             self.stream.flush()
@@ -130,14 +163,12 @@ class Daemon:
                 await asyncio.sleep(1.0)
 
     def _check_drivers(self) -> None:
-        """Only simulated and text devices exist on this branch; a real driver is refused in one line."""
-        if self.simulate:
-            return
-        for name, device in self.config.devices.items():
-            if device.driver not in ("simulated", "text"):
-                raise StartError(f"{self.config.source}: devices.{name}.driver = {device.driver!r}: this driver is "
-                                 f"not in this build yet; run with --simulate")
-        self.simulate = all(d.driver in ("simulated", "text") for d in self.config.devices.values())
+        """The camera has no driver in this build (refused in one line); a table of stand-ins only is simulated."""
+        camera = self.config.devices.get("camera")
+        if not self.simulate and camera is not None and camera.driver not in ("simulated",):
+            raise StartError(f"{self.config.source}: devices.camera.driver = {camera.driver!r}: this driver is "
+                             f"not in this build yet; run with --simulate")
+        self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())
 
     def _post_for(self, name: str) -> Callable[[object], None]:
         loop = self.loop
@@ -154,7 +185,8 @@ class Daemon:
         if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
             return
         try:
-            self.table.submit(name, raw)
+            for item in (self.translator.expand(raw) if self.translator is not None else [raw]):
+                self.table.submit(name, item)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
             log(logging.ERROR, "input failed", source=name, error=repr(exc))
             self.table.health.setdefault(name, SourceHealth()).dropped += 1
@@ -190,11 +222,12 @@ class Daemon:
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
         view = table.view()
+        real = self.device_view.state(table) if self.device_view is not None else {}
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
-            if isinstance(slot.output, TextOutput):
+            if isinstance(slot.output, (TextOutput, Both)):
                 slot.output.seq = seq
-            slot.set(view[name])
+            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:

@@ -21,7 +21,17 @@ KINDS: dict[str, tuple[str, str, str]] = {
     "device_silent": ("a device stopped answering", "that device's input", "red flash"),
     "device_fault": ("a device reported a fault (jam, link fault, shoe error)", "that device's input", "red flash"),
     "reader_failing": ("a reader keeps failing to read", "that reader's input", "yellow on, red flash"),
+    # added with the real drivers (controller/runtime/translate.py); these two clear themselves (SELF_CLEARING)
+    "link_down": ("a device's link or bus is down (unplugged, silent); clears itself when it is back",
+                  "that device's input", "red on"),
+    "sensor_fault": ("the burn-puck circles sense no puck or several; clears itself when exactly one does",
+                     "that device's input", "red on"),
+    "deck_check": ("the shuffler's deck check found missing, extra or foreign cards", "the next shoe",
+                   "red flash"),
 }
+
+SELF_CLEARING = ("link_down", "sensor_fault")
+"""Fault kinds the device itself clears (journaled ``clear`` by the device); all others latch until a supervisor clears them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +53,8 @@ class Fault:
         return self.kind in ("journal", "replay_mismatch", "code_digest")
 
     def stops_source(self, source: str) -> bool:
-        return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing")
+        return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",
+                                                      "sensor_fault")
                                     and self.subject == source)
 
     def stops_meter(self, meter: str) -> bool:

@@ -112,6 +112,7 @@ class Table:
         self.shoe_cards = 0
         self.cut_card = False
         self.recovered: dict[str, Any] = {}
+        self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -216,7 +217,7 @@ class Table:
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
         health.last_ns = time.monotonic_ns()
-        meaning = translate(source, raw)
+        meaning = self.translate(source, raw)
         if meaning.command is not None:
             return self.command(meaning.command)
         if meaning.fault is not None:
@@ -375,6 +376,9 @@ class Table:
             elif cmd.name == "new_shoe":
                 if self.round_events:
                     raise MeterRefused("change the shoe between rounds, not during one")
+                blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
+                if blocked is not None:
+                    raise MeterRefused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
             elif cmd.name == "stop":
                 pass  # the daemon stops after journaling it
