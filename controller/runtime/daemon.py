@@ -16,7 +16,6 @@ import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
-from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime.interfaces import Command, InputDevice

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from pathlib import Path
 
 from controller.runtime.audit import verify
