@@ -5,6 +5,10 @@ event record; everything else happens on the loop. Commands (the console
 later, the supervisor key, the virtual supervisor) go through ``commands``, an
 ``asyncio.Queue`` the loop drains. ``health()`` is the summary a watchdog can
 use: the loop's lag, the journal, the faults and every device's counters.
+
+Drivers plug in as ``inputs`` (name -> ``InputDevice``) and ``outputs`` (name
+-> ``Output``; ``sign``, ``tower``, ``jackpot_display``); without them,
+``--simulate`` builds the in-process emulators and text renderers.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any, Callable, Mapping, TextIO
 
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
-from controller.runtime.interfaces import Command, InputDevice
+from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
@@ -36,13 +40,15 @@ class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
                  croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
-                 t_start: float | None = None) -> None:
+                 t_start: float | None = None, inputs: Mapping[str, InputDevice] | None = None,
+                 outputs: Mapping[str, Output] | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
         self.stream = stream or sys.stdout
         self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
         self.t_start = t_start if t_start is not None else time.monotonic()
-        self.devices: dict[str, InputDevice] = {}
+        self.devices: dict[str, InputDevice] = dict(inputs or {})
+        self.given_outputs: dict[str, Output] = dict(outputs or {})
         self.slots: dict[str, OutputSlot] = {}
         self.table: Table | None = None
         self.commands: asyncio.Queue[Command] | None = None
@@ -64,12 +70,13 @@ class Daemon:
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
-            self.slots[name] = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+            output = self.given_outputs.get(name) or TextOutput(name, self.stream)
+            self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         self._outputs(table, [])
         shoe: SimulatedShoe | None = None
-        if self.simulate:
+        if self.simulate and not self.devices:
             decks = int(self.config.round_config.get("decks", 8) or 8)
             shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
             self.devices = {"shoe": shoe, "buttons": SimulatedPanel("buttons"), "bets": SimulatedPanel("bets")}
@@ -125,8 +132,8 @@ class Daemon:
 
     def _check_drivers(self) -> None:
         """Only simulated and text devices exist on this branch; a real driver is refused in one line."""
-        if self.simulate:
-            return
+        if self.simulate or self.devices:
+            return  # emulated, or the caller wired the drivers itself
         for name, device in self.config.devices.items():
             if device.driver not in ("simulated", "text"):
                 raise StartError(f"{self.config.source}: devices.{name}.driver = {device.driver!r}: this driver is "
