@@ -5,6 +5,10 @@ event record; everything else happens on the loop. Commands (the console
 later, the supervisor key, the virtual supervisor) go through ``commands``, an
 ``asyncio.Queue`` the loop drains. ``health()`` is the summary a watchdog can
 use: the loop's lag, the journal, the faults and every device's counters.
+
+Drivers plug in as ``inputs`` (name -> ``InputDevice``) and ``outputs`` (name
+-> ``Output``; ``sign``, ``tower``, ``jackpot_display``); without them,
+``--simulate`` builds the in-process emulators and text renderers.
 """
 
 from __future__ import annotations
@@ -16,13 +20,12 @@ import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
-from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
 from controller.runtime.device_outputs import Both, DeviceView
-from controller.runtime.interfaces import Command, InputDevice
+from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
@@ -41,13 +44,15 @@ class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
                  croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
-                 t_start: float | None = None) -> None:
+                 t_start: float | None = None, inputs: Mapping[str, InputDevice] | None = None,
+                 outputs: Mapping[str, Output] | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
         self.stream = stream or sys.stdout
         self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
         self.t_start = t_start if t_start is not None else time.monotonic()
-        self.devices: dict[str, InputDevice] = {}
+        self.devices: dict[str, InputDevice] = dict(inputs or {})
+        self.given_outputs: dict[str, Output] = dict(outputs or {})
         self.slots: dict[str, OutputSlot] = {}
         self.table: Table | None = None
         self.commands: asyncio.Queue[Command] | None = None
@@ -88,21 +93,24 @@ class Daemon:
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
             real = built.outputs.get(name)
-            output = Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream)
+            output = self.given_outputs.get(name) or (
+                Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream))
             self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         self._outputs(table, [])
-        self.devices = dict(built.inputs)
-        shoe: Any = built.shoe
-        if self.simulate:
-            shoe_device = self.config.devices.get("shoe")
-            if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
-                decks = int(self.config.round_config.get("decks", 8) or 8)
-                shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
-                self.devices["shoe"] = shoe
-            self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
-            self.devices["bets"] = SimulatedPanel("bets")
+        shoe: Any = None
+        if not self.devices:  # drivers injected by the caller (tests, embedders) are used as given
+            self.devices = dict(built.inputs)
+            shoe = built.shoe
+            if self.simulate:
+                shoe_device = self.config.devices.get("shoe")
+                if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
+                    decks = int(self.config.round_config.get("decks", 8) or 8)
+                    shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
+                    self.devices["shoe"] = shoe
+                self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
+                self.devices["bets"] = SimulatedPanel("bets")
         for name, device in self.devices.items():
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -164,6 +172,8 @@ class Daemon:
 
     def _check_drivers(self) -> None:
         """The camera has no driver in this build (refused in one line); a table of stand-ins only is simulated."""
+        if self.devices:
+            return  # the caller wired the drivers itself
         camera = self.config.devices.get("camera")
         if not self.simulate and camera is not None and camera.driver not in ("simulated",):
             raise StartError(f"{self.config.source}: devices.camera.driver = {camera.driver!r}: this driver is "

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import Bet, Event, describe, event_from_json, event_to_json
+from controller.events import describe, event_from_json, event_to_json
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
@@ -32,6 +32,10 @@ from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
 
 Listener = Callable[["Table", Sequence[Record]], None]
+
+
+class Refused(Exception):
+    """A command that cannot be carried out; the message says why (journaled with the command)."""
 
 
 def jsonable(value: Any) -> Any:
@@ -357,34 +361,34 @@ class Table:
                 names = [wanted] if wanted else [n for n in self.faults if n != "journal"]
                 for name in names:
                     if name not in self.faults:
-                        raise MeterRefused(f"no fault {name!r} is latched")
+                        raise Refused(f"no fault {name!r} is latched")
                     if name == "journal":
-                        raise MeterRefused("the journal fault clears only by a restart once the disk is writable")
+                        raise Refused("the journal fault clears only by a restart once the disk is writable")
                 if not names:
-                    raise MeterRefused("no fault is latched")
+                    raise Refused("no fault is latched")
                 cleared = names
                 entries.append(("clear", self.round_no, {"names": names, "by": cmd.by,
                                                          "reason": str(cmd.args.get("reason", ""))}))
             elif cmd.name == "confirm_jackpot":
                 meter = cmd.args.get("meter") or next((n for n, _ in self.meters.pending()), None)
                 if meter is None:
-                    raise MeterRefused("no jackpot hit is waiting")
+                    raise Refused("no jackpot hit is waiting")
                 entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
             elif cmd.name == "correct_meter":
                 entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
                     str(cmd.args.get("meter")), cmd.args.get("value"), str(cmd.args.get("reason", "")), cmd.by))
             elif cmd.name == "new_shoe":
                 if self.round_events:
-                    raise MeterRefused("change the shoe between rounds, not during one")
+                    raise Refused("change the shoe between rounds, not during one")
                 blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
                 if blocked is not None:
-                    raise MeterRefused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
+                    raise Refused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
             elif cmd.name == "stop":
                 pass  # the daemon stops after journaling it
             else:
-                raise MeterRefused(f"unknown command {cmd.name!r}")
-        except MeterRefused as exc:
+                raise Refused(f"unknown command {cmd.name!r}")
+        except (Refused, MeterRefused) as exc:
             self.meters.restore(saved)
             self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
             return str(exc)
@@ -444,5 +448,3 @@ class Table:
     def waiting_for(self) -> str:
         return self.round.waiting_for()
 
-
-__all__ = ["Table", "Bet", "Event", "jsonable", "effect_json"]

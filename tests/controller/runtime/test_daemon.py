@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 from pathlib import Path
 
 from controller.runtime.audit import verify
@@ -113,3 +112,44 @@ def test_the_simulated_shoe_posts_the_cut_card_again_after_a_restart_past_it() -
     shoe.pull()
     shoe.stop()
     assert [type(p).__name__ for p in posted] == ["CardDealt", "CutCard", "CardDealt"]
+
+
+def test_injected_drivers_post_from_their_own_thread_and_outputs_see_only_committed_state(tmp_path: Path) -> None:
+    import threading
+    from controller.cards import parse_card
+    from controller.events import Bet, CardOut, CloseBets
+
+    class ThreadShoe:
+        """A driver-like device: its own thread, frozen records through post()."""
+
+        def start(self, post):  # type: ignore[no-untyped-def]
+            def run() -> None:
+                post(Bet(1, "banco", 1000))
+                post(CloseBets())
+                for card in "9h 8s Kc Kd".split():
+                    post(CardOut(parse_card(card)))
+            self.thread = threading.Thread(target=run)
+            self.thread.start()
+
+        def stop(self) -> None:
+            self.thread.join()
+
+        def health(self):  # type: ignore[no-untyped-def]
+            return {"ok": True}
+
+    shown: list[tuple[int, dict]] = []
+    daemon: Daemon
+
+    class Sign:
+        def show(self, state):  # type: ignore[no-untyped-def]
+            assert daemon.table is not None
+            shown.append((daemon.table.journal.last_seq, dict(state)))
+
+    daemon = Daemon(punto_config(tmp_path), simulate=False, fast=True, rounds=1, stream=io.StringIO(),
+                    inputs={"shoe": ThreadShoe()}, outputs={"sign": Sign()})
+    assert asyncio.run(daemon.run()) == 0
+    journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+    assert verify(journal)["rounds_settled"] == 1
+    settled_at = next(r.seq for r in journal.records(kinds=("event",)) if r.body["complete"])
+    with_result = [seq for seq, s in shown if "LAST winner=punto" in " ".join(s["lines"])]
+    assert with_result and min(with_result) >= settled_at  # the result is shown only once its record is committed
