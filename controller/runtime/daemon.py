@@ -232,7 +232,8 @@ class Daemon:
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
         view = table.view()
-        real = self.device_view.state(table) if self.device_view is not None else {}
+        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
+        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
             if isinstance(slot.output, (TextOutput, Both)):
