@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from controller import games
 from controller.games.contract import GameSpec, RoundConfig
+from drivers.gpio.config import DeviceConfig as PinMap, PinMapError, load_device_config
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 BAUDS = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
@@ -73,6 +74,8 @@ class TableConfig:
     console: Mapping[str, Any] = field(default_factory=dict)
     output_interval_ms: int = 50
     device_timeout_s: float = 5.0
+    pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
+    code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
 
 
 # --------------------------------------------------------------------------- the schema
@@ -105,19 +108,6 @@ def _port(v: Any) -> str | None:
     return "a device path such as /dev/ttyUSB0, a pyserial URL (loop://, socket://host:port, rfc2217://...) or pty"
 
 
-def _pins(v: Any) -> str | None:
-    if not isinstance(v, Mapping) or not v:
-        return "a table of names to BCM pin numbers 0 to 27"
-    seen: set[int] = set()
-    for name, pin in v.items():
-        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
-            return f"BCM pin numbers 0 to 27 (pin '{name}' is {pin!r})"
-        if pin in seen:
-            return f"each pin used once (pin {pin} appears twice)"
-        seen.add(pin)
-    return None
-
-
 def _camera_source(v: Any) -> str | None:
     if isinstance(v, bool):
         return "a camera index (0, 1, ...) or a video file or folder path"
@@ -127,28 +117,57 @@ def _camera_source(v: Any) -> str | None:
 
 
 _SERIAL = {"port": _port, "baud": _choice(*BAUDS), "timeout_s": _int_range(1, 60)}
-_GPIO = {"pin_factory": _choice(*PIN_FACTORIES), "pins": _pins, "pin_map": _text}
-_LED = {"spi_port": _int_range(0, 1), "spi_device": _int_range(0, 1), "cascaded": _int_range(1, 16),
-        "brightness": _int_range(0, 255)}
+_GPIO = {"pin_map": _text, "pin_factory": _choice(*PIN_FACTORIES), "i2c_bus": _int_range(0, 22)}
+# the displays' geometry (SPI chip select, modules, orientation, contrast) is in the pin map: read once, there
+_DISPLAY = {"max7219": {}, "dummy": {}, "text": {}, "simulated": {}}
 DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
     # device name -> driver -> allowed keys and their checks
     "shoe": {"serial": _SERIAL, "simulated": {}},
     "shuffler": {"serial": _SERIAL, "simulated": {}},
     "wheel": {"serial": _SERIAL, "simulated": {}},
-    "buttons": {"gpio": _GPIO, "simulated": {}},
-    "puck": {"gpio": _GPIO, "simulated": {}},
-    "tower": {"gpio": _GPIO, "simulated": {}},
-    "sign": {"max7219": _LED, "text": {}, "simulated": {}},
-    "jackpot_display": {"max7219": _LED, "text": {}, "simulated": {}},
+    "gpio": {"gpio": _GPIO, "simulated": {}},  # buttons, puck, sensors, slots, tower: all in the pin map
+    "sign": _DISPLAY,
+    "jackpot_display": _DISPLAY,
     "camera": {"opencv": {"source": _camera_source, "width": _int_range(160, 4096),
                           "height": _int_range(120, 4096), "fps": _int_range(1, 120)},
                "files": {"source": _text}, "simulated": {}},
 }
+_IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
+"""Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
+HW = Path(__file__).resolve().parent.parent / "hw"
 _SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime")
 _TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
 _JACKPOT_KEYS = ("base", "contribution", "cap", "overflow")
-_CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS)}
-_RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600)}
+_RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
+                 "code_digest": lambda v: _text(v) and "the path of the stored code digest (tablectl digest --write)"}
+
+
+def _console_users(v: Any) -> str | None:
+    """``[console.users.NAME]`` tables with ``role`` and ``pin`` (a scrypt hash, never the PIN)."""
+    from controller.runtime.auth import ROLES, PinFormatError, check_pin_hash
+
+    if not isinstance(v, Mapping):
+        return "[console.users.NAME] tables with role and pin"
+    for name, entry in v.items():
+        if not _NAME.match(str(name)):
+            return f"user {name!r}: a name of lower-case letters, digits, '-' or '_'"
+        if not isinstance(entry, Mapping) or set(entry) != {"role", "pin"}:
+            return f"user {name!r}: exactly the keys role and pin"
+        if entry["role"] not in ROLES:
+            return f"user {name!r}: role must be one of {', '.join(ROLES)}"
+        try:
+            check_pin_hash(str(entry["pin"]))
+        except PinFormatError as exc:
+            return f"user {name!r}: {exc}"
+    return None
+
+
+def _socket_path(v: Any) -> str | None:
+    return None if isinstance(v, str) and v.startswith("/") else "an absolute path for the console's Unix socket"
+
+
+_CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS), "socket": _socket_path,
+                 "idle_minutes": _int_range(1, 240), "users": _console_users}
 
 
 def _show(value: Any) -> str:
@@ -267,6 +286,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         round_config, given = _game_options(c, spec, str(variant_id), options, limits, table)
 
     devices = _devices(c, c.table(data, "devices"), base_dir)
+    pin_map = _pin_map(c, devices, base_dir, spec)
     jackpots = _jackpots(c, c.table(data, "jackpot"))
 
     journal = c.table(data, "journal", required=True)
@@ -290,6 +310,8 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         console=MappingProxyType(dict(console)),
         output_interval_ms=runtime.get("output_interval_ms", 50),
         device_timeout_s=float(runtime.get("device_timeout_s", 5)),
+        pin_map=pin_map,
+        code_digest=runtime.get("code_digest"),
     )
 
 
@@ -366,6 +388,10 @@ def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> 
     out: dict[str, DeviceConfig] = {}
     for name, settings in section.items():
         key = f"devices.{name}"
+        if name in _IN_PIN_MAP:
+            c.bad(key, "{...}", "the buttons, puck, sensors, slots and tower light come from the build's pin map: "
+                               "give it as [devices.gpio] pin_map (docs/configuration.md)")
+            continue
         if name not in DEVICES:
             c.bad(key, settings if not isinstance(settings, Mapping) else "{...}",
                   f"unknown device (allowed: {', '.join(DEVICES)})")
@@ -387,14 +413,52 @@ def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> 
                                              f"(allowed: driver{', ' if checks else ''}{', '.join(checks)})")
             elif problem := checks[sub](value):
                 c.bad(f"{key}.{sub}", value, problem)
-            elif sub == "pin_map" and base_dir is not None and not (base_dir / value).is_file():
-                c.bad(f"{key}.{sub}", value, f"an existing pin-map file (relative to {base_dir})")
         if driver == "serial" and "port" not in settings:
             c.bad(f"{key}.port", _MISSING, "a serial device needs its port")
-        if driver == "gpio" and "pins" not in settings and "pin_map" not in settings:
-            c.bad(f"{key}.pins", _MISSING, "a GPIO device needs its pins or a pin_map file")
+        if driver == "gpio":
+            for needed in ("pin_map", "pin_factory"):
+                if needed not in settings:
+                    c.bad(f"{key}.{needed}", _MISSING, "the GPIO devices need the build's pin map (hw/<build>.toml) "
+                                                       "and a pin factory" if needed == "pin_map" else
+                          f"the GPIO devices need an explicit pin factory: {', '.join(PIN_FACTORIES)}")
         out[name] = DeviceConfig(name, driver, MappingProxyType({k: v for k, v in settings.items() if k != "driver"}))
     return out
+
+
+RUNTIME_ACTIONS = ("close_bets", "confirm", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe")
+"""Button actions the runtime itself understands; a game's declared actions come on top (docs/configuration.md)."""
+
+
+def _pin_map(c: _Checker, devices: Mapping[str, DeviceConfig], base_dir: Path | None,
+             spec: GameSpec | None) -> PinMap | None:
+    """Load the pin map named by devices.gpio (one line on any problem) and check it against the other devices."""
+    gpio = devices.get("gpio")
+    pin_map: PinMap | None = None
+    if gpio is not None and gpio.driver == "gpio" and isinstance(gpio.settings.get("pin_map"), str):
+        value = gpio.settings["pin_map"]
+        path = Path(value) if base_dir is None else base_dir / value
+        try:
+            pin_map = load_device_config(path)
+        except PinMapError as exc:
+            c.bad("devices.gpio.pin_map", value, str(exc).replace(str(path), "the pin map", 1))
+            return None
+    elif gpio is not None and gpio.driver == "gpio":
+        return None  # the pin map's own problem is the one reported
+    for name, part in (("sign", "sign"), ("jackpot_display", "jackpot")):
+        device = devices.get(name)
+        if device is not None and device.driver in ("max7219", "dummy") and (pin_map is None or
+                                                                             getattr(pin_map, part) is None):
+            c.bad(f"devices.{name}.driver", device.driver, f"a MAX7219 {name.replace('_', ' ')} needs a [{part}] "
+                                                           f"section in the pin map of [devices.gpio]; or 'text'")
+    if pin_map is not None and spec is not None:
+        game = spec.id
+        known = set(RUNTIME_ACTIONS) | {a.name for a in spec.actions}
+        for button in pin_map.buttons:
+            action = button.action_for(game)
+            if action is not None and action not in known:
+                c.bad(f"devices.gpio.pin_map buttons.{button.name}.actions.{game}", action,
+                      f"an action of {game} or of the table: {', '.join(sorted(known))}")
+    return pin_map
 
 
 def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, ...]:
@@ -430,12 +494,16 @@ def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, .
     return tuple(out)
 
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "hw" / "tables"
+EXAMPLES = HW / "tables"
 
 
-def simulated_defaults(game: str, variant: str | None = None, journal: str | None = None) -> dict[str, Any]:
-    """The embedded configuration of ``tablectl run --simulate --game G``: every device simulated.
+def simulated_defaults(game: str, variant: str | None = None, journal: str | None = None,
+                       emulated: bool = False) -> dict[str, Any]:
+    """The embedded configuration of ``tablectl run --simulate --game G``.
 
+    ``emulated``: the real drivers on their emulators (a shoe or wheel on a pty,
+    the dealer panel of hw/dealer-panel.toml on mock pins, luma dummy
+    displays); otherwise the daemon's fast in-process stand-ins (``simulated``).
     Where the source tree has the example table ``hw/tables/<game>-<variant>.toml``
     (variant: the one given, else the game's first), its currency, options,
     limits and jackpot meters are used, so the simulated table plays the
@@ -445,9 +513,21 @@ def simulated_defaults(game: str, variant: str | None = None, journal: str | Non
     table: dict[str, Any] = {"id": table_id, "game": game, "currency": "SEK", "minor_unit": 100}
     if variant:
         table["variant"] = variant
+    devices: dict[str, Any] = {name: {"driver": "simulated"} for name in ("shoe", "gpio", "sign", "jackpot_display")}
+    if emulated:
+        try:
+            needs = games.load_game(game).devices
+        except ValueError:
+            needs = ("shoe",)
+        devices = {"gpio": {"driver": "gpio", "pin_factory": "mock", "pin_map": str(HW / "dealer-panel.toml")},
+                   "sign": {"driver": "dummy"}, "jackpot_display": {"driver": "dummy"}}
+        if "shoe" in needs:
+            devices["shoe"] = {"driver": "serial", "port": "pty"}
+        if "wheel_reader" in needs:
+            devices["wheel"] = {"driver": "serial", "port": "pty"}
     out: dict[str, Any] = {
         "table": table,
-        "devices": {name: {"driver": "simulated"} for name in ("shoe", "buttons", "tower", "sign", "jackpot_display")},
+        "devices": devices,
         "journal": {"path": journal or f"var/{table_id}/journal.sqlite"},
     }
     example = _example(game, variant)
@@ -465,6 +545,11 @@ def _example(game: str, variant: str | None) -> dict[str, Any] | None:
             variant = games.load_game(game).variants[0].id
         except ValueError:
             return None
+    path = EXAMPLES / f"{game}-{variant}.toml"
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
     path = EXAMPLES / f"{game}-{variant}.toml"
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))

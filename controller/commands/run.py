@@ -42,7 +42,8 @@ def load_config(args: argparse.Namespace) -> table_config.TableConfig:
         raise UsageError("run: give --config FILE, or --simulate --game GAME for the embedded defaults")
     if not args.simulate:
         raise UsageError("run: --game (embedded defaults) needs --simulate: real devices need a --config file")
-    return table_config.from_mapping(table_config.simulated_defaults(args.game, args.variant),
+    return table_config.from_mapping(table_config.simulated_defaults(args.game, args.variant,
+                                                                                emulated=not args.fast),
                                      f"embedded defaults for {args.game}")
 
 

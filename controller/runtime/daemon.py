@@ -5,6 +5,10 @@ event record; everything else happens on the loop. Commands (the console
 later, the supervisor key, the virtual supervisor) go through ``commands``, an
 ``asyncio.Queue`` the loop drains. ``health()`` is the summary a watchdog can
 use: the loop's lag, the journal, the faults and every device's counters.
+
+Drivers plug in as ``inputs`` (name -> ``InputDevice``) and ``outputs`` (name
+-> ``Output``; ``sign``, ``tower``, ``jackpot_display``); without them,
+``--simulate`` builds the in-process emulators and text renderers.
 """
 
 from __future__ import annotations
@@ -16,15 +20,18 @@ import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
-from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
-from controller.runtime.interfaces import Command, InputDevice
+from controller.runtime import devices as real_devices
+from controller.runtime.control import Services
+from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
+from controller.runtime.translate import Translator, button_actions, progressive_spot
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -37,13 +44,15 @@ class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
                  croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
-                 t_start: float | None = None) -> None:
+                 t_start: float | None = None, inputs: Mapping[str, InputDevice] | None = None,
+                 outputs: Mapping[str, Output] | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
         self.stream = stream or sys.stdout
         self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
         self.t_start = t_start if t_start is not None else time.monotonic()
-        self.devices: dict[str, InputDevice] = {}
+        self.devices: dict[str, InputDevice] = dict(inputs or {})
+        self.given_outputs: dict[str, Output] = dict(outputs or {})
         self.slots: dict[str, OutputSlot] = {}
         self.table: Table | None = None
         self.commands: asyncio.Queue[Command] | None = None
@@ -51,6 +60,10 @@ class Daemon:
         self.loop_lag_ms = 0.0
         self.ready_s: float | None = None
         self.croupier: VirtualCroupier | None = None
+        self.closing = False
+        self.built: real_devices.Built | None = None
+        self.device_view: DeviceView | None = None
+        self.translator: Translator | None = None
 
     # -- the loop
 
@@ -60,21 +73,53 @@ class Daemon:
         self.commands = asyncio.Queue()
         self.stopped = asyncio.Event()
         self._check_drivers()
+        try:  # the real drivers (controller/runtime/devices.py), before the journal opens; --simulate: emulators
+            built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed)
+        except real_devices.StartProblem as exc:
+            raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
+        services = Services(self)
+        services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
+        spec, variant = self.config.spec, self.config.round_config.variant
+        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
+                                     progressive_spot(spec, variant))
+        table.translate = self.translator
+        if built.shoe is not None:
+            built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
+        self.built = built
+        self.device_view = DeviceView(table)
+        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
-            self.slots[name] = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+            real = built.outputs.get(name)
+            output = self.given_outputs.get(name) or (
+                Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream))
+            self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         self._outputs(table, [])
-        shoe: SimulatedShoe | None = None
-        if self.simulate:
-            decks = int(self.config.round_config.get("decks", 1) or 1)  # a game without the option deals one deck
-            shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
-            self.devices = {"shoe": shoe, "buttons": SimulatedPanel("buttons"), "bets": SimulatedPanel("bets")}
-            self.devices.update({name: SimulatedPanel(name) for name in simulated_extras(self.config.spec)})
+        shoe: Any = None
+        results: Any = None
+        if not self.devices:  # drivers injected by the caller (tests, embedders) are used as given
+            self.devices = dict(built.inputs)
+            shoe = built.shoe
+            if self.simulate:
+                shoe_device = self.config.devices.get("shoe")
+                if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
+                    decks = int(self.config.round_config.get("decks", 1) or 1)  # no decks option: one deck
+                    shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
+                    self.devices["shoe"] = shoe
+                self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
+                self.devices["bets"] = SimulatedPanel("bets")
+                for name in simulated_extras(self.config.spec):  # the dice camera, the burn puck, a wheel reader
+                    on_panel = name == "puck" and built.panel is not None and \
+                        getattr(built.panel.pin_map, "puck", None) is not None  # moved on the mock puck sensors
+                    if name not in self.devices and not on_panel and not (name == "wheel" and built.wheel is not None):
+                        self.devices[name] = SimulatedPanel(name)
+                results = next((self.devices[n] for n in ("wheel", "camera")
+                                if isinstance(self.devices.get(n), SimulatedPanel)), None)
         for name, device in self.devices.items():
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -83,12 +128,12 @@ class Daemon:
             except (NotImplementedError, RuntimeError):
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
+        tasks += await services.start(loop)  # console, systemd ready and watchdog
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
                                        self.command, self.seed * 7919 + table.round_no, self.fast,
-                                       results=self.devices.get("wheel") or self.devices.get("camera"),  # type: ignore[arg-type]
-                                       puck=self.devices.get("puck"))  # type: ignore[arg-type]
+                                       results=results, puck=self.devices.get("puck"))  # type: ignore[arg-type]
             self.croupier = croupier
             tasks.append(asyncio.create_task(self._guard("croupier", croupier.run)))
         self.ready_s = time.monotonic() - self.t_start
@@ -102,13 +147,22 @@ class Daemon:
         try:
             await self.stopped.wait()
         finally:
+            self.closing = True
             if croupier is not None:
                 croupier.stopping = True
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             for device in self.devices.values():
-                device.stop()
+                try:
+                    device.stop()
+                except Exception as exc:  # a device that fails to stop must not keep the journal open
+                    log(logging.ERROR, "device stop failed", error=repr(exc))
+            for slot in self.slots.values():
+                closer = getattr(getattr(slot.output, "real", None), "close", None)
+                if closer is not None:
+                    closer()
+            services.stop()
             table.journal.close()
             self.stream.flush()
         return 0
@@ -128,26 +182,32 @@ class Daemon:
                 await asyncio.sleep(1.0)
 
     def _check_drivers(self) -> None:
-        """Only simulated and text devices exist on this branch; a real driver is refused in one line."""
-        if self.simulate:
-            return
-        for name, device in self.config.devices.items():
-            if device.driver not in ("simulated", "text"):
-                raise StartError(f"{self.config.source}: devices.{name}.driver = {device.driver!r}: this driver is "
-                                 f"not in this build yet; run with --simulate")
-        self.simulate = all(d.driver in ("simulated", "text") for d in self.config.devices.values())
+        """The camera has no driver in this build (refused in one line); a table of stand-ins only is simulated."""
+        if self.devices:
+            return  # the caller wired the drivers itself
+        camera = self.config.devices.get("camera")
+        if not self.simulate and camera is not None and camera.driver not in ("simulated",):
+            raise StartError(f"{self.config.source}: devices.camera.driver = {camera.driver!r}: this driver is "
+                             f"not in this build yet; run with --simulate")
+        self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())
 
     def _post_for(self, name: str) -> Callable[[object], None]:
         loop = self.loop
 
         def post(raw: object) -> None:
-            loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
+            try:
+                loop.call_soon_threadsafe(self._receive, name, raw, time.perf_counter_ns())  # stamped for the bench
+            except RuntimeError:  # the loop is closed: the daemon is stopping, the event was never taken
+                pass
         return post
 
     def _receive(self, name: str, raw: object, t0_ns: int) -> None:
         assert self.table is not None
+        if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
+            return
         try:
-            self.table.submit(name, raw)
+            for item in (self.translator.expand(raw) if self.translator is not None else [raw]):
+                self.table.submit(name, item)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
             log(logging.ERROR, "input failed", source=name, error=repr(exc))
             self.table.health.setdefault(name, SourceHealth()).dropped += 1
@@ -183,11 +243,13 @@ class Daemon:
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
         view = table.view()
+        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
+        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
-            if isinstance(slot.output, TextOutput):
+            if isinstance(slot.output, (TextOutput, Both)):
                 slot.output.seq = seq
-            slot.set(view[name])
+            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:

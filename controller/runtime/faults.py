@@ -14,12 +14,24 @@ from typing import Iterable
 # kind -> (what it means, what it stops, tower pattern)
 KINDS: dict[str, tuple[str, str, str]] = {
     "journal": ("the journal cannot commit (disk full, read-only, broken)", "all input", "red on, buzzer"),
+    "code_digest": ("the installed code differs from its stored digest (power-up self-check)", "all input",
+                    "red on, buzzer"),
     "replay_mismatch": ("the open round could not be rebuilt from the journal", "all input", "red on, buzzer"),
     "meter_mismatch": ("a jackpot meter disagrees with its records", "the progressive of that meter", "yellow flash"),
     "device_silent": ("a device stopped answering", "that device's input", "red flash"),
     "device_fault": ("a device reported a fault (jam, link fault, shoe error)", "that device's input", "red flash"),
     "reader_failing": ("a reader keeps failing to read", "that reader's input", "yellow on, red flash"),
+    # added with the real drivers (controller/runtime/translate.py); these two clear themselves (SELF_CLEARING)
+    "link_down": ("a device's link or bus is down (unplugged, silent); clears itself when it is back",
+                  "that device's input", "red on"),
+    "sensor_fault": ("the burn-puck circles sense no puck or several; clears itself when exactly one does",
+                     "that device's input", "red on"),
+    "deck_check": ("the shuffler's deck check found missing, extra or foreign cards", "the next shoe",
+                   "red flash"),
 }
+
+SELF_CLEARING = ("link_down", "sensor_fault")
+"""Fault kinds the device itself clears (journaled ``clear`` by the device); all others latch until a supervisor clears them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +50,11 @@ class Fault:
         return parts[1] if len(parts) == 2 else None
 
     def stops_all(self) -> bool:
-        return self.kind in ("journal", "replay_mismatch")
+        return self.kind in ("journal", "replay_mismatch", "code_digest")
 
     def stops_source(self, source: str) -> bool:
-        return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing")
+        return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",
+                                                      "sensor_fault")
                                     and self.subject == source)
 
     def stops_meter(self, meter: str) -> bool:

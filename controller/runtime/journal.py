@@ -158,7 +158,7 @@ class Journal:
         yield from self._db.execute("SELECT seq, mono_ns, wall_ns, kind, round, body, prev, hash FROM records ORDER BY seq")
 
     def last(self, kind: str) -> Record | None:
-        for record in self._query(f"kind = ? ORDER BY seq DESC LIMIT 1", kind):
+        for record in self._query("kind = ? ORDER BY seq DESC LIMIT 1", kind):
             return record
         return None
 

@@ -78,6 +78,7 @@ class TextOutput:
         else:
             text = " | ".join(state.get("lines", []))
         self.stream.write(f"  [{self.name} @{self.seq}] {text}\n")
+        self.stream.flush()
 
 
 class Terminal:

@@ -47,6 +47,7 @@ class SimulatedShoe:
         self.shoe_no = shoe_no
         self.cards = cards.shuffled(cards.shoe(self.decks), random.Random(f"{self.seed}:{shoe_no}"))
         self.position = min(dealt, len(self.cards))
+        self.cut_posted = False  # after a restart past the cut card, it is posted again with the next card
 
     def start(self, post: Callable[[object], None]) -> None:
         self._post = post
@@ -87,7 +88,8 @@ class SimulatedShoe:
             self.position += 1
             self.cards_out += 1
             self._post(CardDealt(str(card)))
-            if self.position == len(self.cards) - CUT_FROM_END:
+            if self.position >= len(self.cards) - CUT_FROM_END and not self.cut_posted:
+                self.cut_posted = True
                 self._post(CutCard())
 
 
@@ -251,6 +253,9 @@ class VirtualCroupier:
                 return
 
     async def _draw(self) -> bool:
+        if self.shoe.position >= len(self.shoe.cards):  # cannot happen with the cut card; never spin on it
+            await asyncio.sleep(1.0)
+            return False
         await self._pause(0.3, 0.8)
         self.changed.clear()
         self.shoe.pull()

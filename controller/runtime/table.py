@@ -13,6 +13,7 @@ the stored values.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -20,16 +21,21 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import Bet, Event, describe, event_from_json, event_to_json
+from controller.events import describe, event_from_json, event_to_json
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
 from controller.runtime.faults import Fault, tower_state
 from controller.runtime.interfaces import Command, translate
 from controller.runtime.journal import Journal, JournalError, Record
+from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
 
 Listener = Callable[["Table", Sequence[Record]], None]
+
+
+class Refused(Exception):
+    """A command that cannot be carried out; the message says why (journaled with the command)."""
 
 
 def jsonable(value: Any) -> Any:
@@ -110,6 +116,7 @@ class Table:
         self.shoe_cards = 0
         self.cut_card = False
         self.recovered: dict[str, Any] = {}
+        self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -214,7 +221,7 @@ class Table:
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
         health.last_ns = time.monotonic_ns()
-        meaning = translate(source, raw)
+        meaning = self.translate(source, raw)
         if meaning.command is not None:
             return self.command(meaning.command)
         if meaning.fault is not None:
@@ -240,6 +247,7 @@ class Table:
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
+            log(logging.INFO, "rejected", source=source, event=describe(event), reason=answer.reason)
             self._commit([("reject", self.round_no, body)], rejected=True)
             return "rejected"
         entries: list[tuple[str, int, Mapping[str, Any]]] = []
@@ -310,6 +318,7 @@ class Table:
     def _journal_fault(self, text: str) -> None:
         """The journal cannot commit: latch in memory (it cannot be journaled) and stop all input."""
         if "journal" not in self.faults:
+            log(logging.CRITICAL, "fault latched", fault="journal", text=text, journaled=False)
             self.faults["journal"] = Fault("journal", text, 0)
             for listener in self.listeners:
                 listener(self, [])
@@ -322,12 +331,17 @@ class Table:
 
     # ------------------------------------------------------------------ faults and commands
 
+    def audit(self, who: str | None, what: str, ok: bool) -> None:
+        """Journal a console login, failure or privileged command (who, what, whether it was allowed)."""
+        self._commit([("console", self.round_no, {"who": who, "what": what, "ok": ok})])
+
     def latch(self, name: str, text: str) -> None:
         """Latch a named fault (journaled); the tower shows it and the affected input stops."""
         if name in self.faults:
             return
         records = self._commit([("fault", self.round_no, {"name": name, "text": text})])
         if records:
+            log(logging.ERROR, "fault latched", fault=name, text=text, seq=records[0].seq)
             self.faults[name] = Fault(name, text, records[0].seq)
             self._apply_fault_stops()
             for listener in self.listeners:
@@ -347,31 +361,34 @@ class Table:
                 names = [wanted] if wanted else [n for n in self.faults if n != "journal"]
                 for name in names:
                     if name not in self.faults:
-                        raise MeterRefused(f"no fault {name!r} is latched")
+                        raise Refused(f"no fault {name!r} is latched")
                     if name == "journal":
-                        raise MeterRefused("the journal fault clears only by a restart once the disk is writable")
+                        raise Refused("the journal fault clears only by a restart once the disk is writable")
                 if not names:
-                    raise MeterRefused("no fault is latched")
+                    raise Refused("no fault is latched")
                 cleared = names
                 entries.append(("clear", self.round_no, {"names": names, "by": cmd.by,
                                                          "reason": str(cmd.args.get("reason", ""))}))
             elif cmd.name == "confirm_jackpot":
                 meter = cmd.args.get("meter") or next((n for n, _ in self.meters.pending()), None)
                 if meter is None:
-                    raise MeterRefused("no jackpot hit is waiting")
+                    raise Refused("no jackpot hit is waiting")
                 entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
             elif cmd.name == "correct_meter":
                 entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
                     str(cmd.args.get("meter")), cmd.args.get("value"), str(cmd.args.get("reason", "")), cmd.by))
             elif cmd.name == "new_shoe":
                 if self.round_events:
-                    raise MeterRefused("change the shoe between rounds, not during one")
+                    raise Refused("change the shoe between rounds, not during one")
+                blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
+                if blocked is not None:
+                    raise Refused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
             elif cmd.name == "stop":
                 pass  # the daemon stops after journaling it
             else:
-                raise MeterRefused(f"unknown command {cmd.name!r}")
-        except MeterRefused as exc:
+                raise Refused(f"unknown command {cmd.name!r}")
+        except (Refused, MeterRefused) as exc:
             self.meters.restore(saved)
             self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
             return str(exc)
@@ -383,6 +400,7 @@ class Table:
             return "dropped"
         for name in cleared:
             self.faults.pop(name, None)
+            log(logging.WARNING, "fault cleared", fault=name, by=cmd.by)
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
         self._apply_fault_stops()
@@ -430,5 +448,3 @@ class Table:
     def waiting_for(self) -> str:
         return self.round.waiting_for()
 
-
-__all__ = ["Table", "Bet", "Event", "jsonable", "effect_json"]

@@ -30,7 +30,7 @@ def table_for(tmp: Path, **meter: Any) -> Table:
     data["jackpot"][METER].update(meter)
     for key in [k for k, v in data["jackpot"][METER].items() if v is None]:
         del data["jackpot"][METER][key]
-    data["devices"] = {name: {"driver": "simulated"} for name in ("shoe", "buttons", "sign", "jackpot_display")}
+    data["devices"] = {name: {"driver": "simulated"} for name in ("shoe", "gpio", "sign", "jackpot_display")}
     return Table.open(table_config.from_mapping(data, "test"))
 
 

@@ -28,7 +28,6 @@ def test_contributions_add_configured_or_given_amounts() -> None:
 
 def test_cap_sends_the_rest_to_overflow_and_overflow_refills_after_a_hit() -> None:
     m = meters(cap=1015, overflow=True)
-    bodies = m.open_missing()
     for _ in range(3):
         m.apply(MeterChange("main", "contribution"), 1)
     assert (m.states["main"].value, m.states["main"].overflow) == (1015, 15)

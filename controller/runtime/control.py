@@ -1,0 +1,283 @@
+"""What the technician console sees and does in the running daemon, and the daemon's side services.
+
+``DaemonControl`` implements the console's ``TableControl`` on top of the
+``Table``: reads come from committed state and the journal; every change
+(clear a fault, confirm or correct a jackpot) goes through ``Table.command``,
+which journals it with who did it before it takes effect. ``audit`` journals
+console logins, failures and privileged commands as ``console`` records.
+
+``Services`` starts what runs beside the table on the same loop: the power-up
+code check, the console (serial port and Unix socket), and the systemd
+notification and watchdog, pinged only while ``Daemon.health()`` is ok.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from controller import __version__
+from controller.runtime.audit import verify
+from controller.runtime.auth import ConsoleUser
+from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
+from controller.runtime.interfaces import Command
+from controller.runtime.journal import Record
+from controller.runtime.selfcheck import check_code, code_digest
+from controller.runtime.watchdog import Notifier, Watchdog
+
+if TYPE_CHECKING:
+    from controller.runtime.daemon import Daemon
+    from controller.runtime.table import Table
+
+
+def _money(amount: int, minor: int) -> str:
+    if minor <= 1:
+        return str(amount)
+    digits = len(str(minor - 1))
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
+
+
+class DaemonControl:
+    """The console's view of a running daemon. Every method runs on the loop."""
+
+    def __init__(self, daemon: "Daemon", code_check: str = "not checked") -> None:
+        self.daemon = daemon
+        self.code_check = code_check
+
+    @property
+    def table(self) -> "Table":
+        assert self.daemon.table is not None
+        return self.daemon.table
+
+    def _run(self, name: str, args: dict[str, Any], who: str) -> list[str]:
+        answer = self.table.command(Command(name, args, f"console:{who}"))
+        if answer != "done":
+            raise ValueError(answer)
+        return ["Done (journaled)."]
+
+    # -- reads
+
+    def status(self) -> list[str]:
+        health = self.daemon.health()
+        config = self.daemon.config
+        state = "accepting input" if health["accepting"] else "STOPPED (a fault stops all input)"
+        return [f"Table {config.table_id}: {config.spec.id} {config.round_config.variant}, round {health['round']}, "
+                f"{state}",
+                f"Waiting for: {self.table.waiting_for()}",
+                f"Journal: {health['seq']} records, {'ok' if health['journal_ok'] else 'CANNOT COMMIT'}; "
+                f"faults: {', '.join(health['faults']) or 'none'}",
+                f"Health: {'ok' if health['ok'] else 'NOT OK'}; loop lag {health['loop_lag_ms']} ms"]
+
+    def devices(self) -> list[str]:
+        lines = []
+        for name, data in self.daemon.health()["devices"].items():
+            counters = ", ".join(f"{k} {v}" for k, v in data.items() if k != "ok")
+            lines.append(f"{name}: {'ok' if data.get('ok') else 'NOT OK'}" + (f"; {counters}" if counters else ""))
+        for name, data in self.table.summary()["sources"].items():
+            lines.append(f"{name} input: " + ", ".join(f"{k} {v}" for k, v in data.items()))
+        return lines or ["no devices"]
+
+    def round(self) -> list[str]:
+        table = self.table
+        lines = [f"Round {table.round_no}: {table.waiting_for()}"]
+        for record in table.journal.records(kinds=("event", "reject"), round_=table.round_no):
+            event = record.body.get("event", {})
+            text = " ".join(f"{k}={v}" for k, v in event.items())
+            lines.append(("  " if record.kind == "event" else "  REFUSED ") + text
+                         + (f": {record.body.get('reason')}" if record.kind == "reject" else ""))
+        return lines
+
+    def history(self, count: int) -> list[str]:
+        table = self.table
+        first = max(1, table.round_no - count)
+        lines = []
+        for number in range(first, table.round_no):
+            outcome = None
+            settlements = []
+            for record in table.journal.records(kinds=("event",), round_=number):
+                for effect in record.body.get("effects") or []:
+                    if "outcome" in effect:
+                        outcome = effect["outcome"]
+                    elif "settlement" in effect:
+                        settlements.append(effect["settlement"])
+            summary = json.dumps(outcome, separators=(",", ":"))[:60] if outcome else "no outcome"
+            lines.append(f"Round {number}: {summary}; {len(settlements)} settlements")
+        return lines or ["no settled rounds yet"]
+
+    def limits(self) -> list[str]:
+        config = self.daemon.config
+        limits = config.round_config.get("limits", {}) or {}
+        lines = [f"{spot}: {_money(low, config.minor_unit)} to "
+                 f"{_money(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
+                 for spot, (low, high) in limits.items()]
+        return lines or ["no per-spot limits configured (the game's own rules apply)"]
+
+    def jackpot(self) -> list[str]:
+        meters = self.table.meters.to_json()
+        minor = self.daemon.config.minor_unit
+        lines = []
+        for name, state in meters.items():
+            extra = ", ".join(f"{k} {v}" for k, v in state.items() if k != "value")
+            lines.append(f"{name}: {_money(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
+        return lines or ["no jackpot meters at this table"]
+
+    def faults(self) -> list[str]:
+        return [f"{f.name}: {f.text}" for f in self.table.faults.values()] or ["no faults"]
+
+    def journal_verify(self) -> list[str]:
+        report = verify(self.table.journal)
+        if report["ok"]:
+            return [f"Journal ok: {report['records']} records, chain intact, {report['rounds_settled']} rounds "
+                    f"settled, meters agree."]
+        return ["JOURNAL PROBLEMS:"] + [f"  {p}" for p in report["problems"][:20]]
+
+    def journal_tail(self, count: int) -> list[str]:
+        journal = self.table.journal
+        return [_record_line(r) for r in journal.records(since=max(0, journal.last_seq - count))]
+
+    def config_show(self) -> list[str]:
+        config = self.daemon.config
+        lines = [f"source: {config.source}", f"table: {config.table_id}, game {config.spec.id} "
+                 f"{config.round_config.variant}, currency {config.currency} (minor unit 1/{config.minor_unit})",
+                 f"journal: {config.journal_path}"]
+        lines += [f"option {k} = {json.dumps(v)}" for k, v in config.options.items()]
+        lines += [f"device {name}: {d.driver}" for name, d in config.devices.items()]
+        lines += [f"jackpot {j.name}: base {j.base}, contribution {j.contribution}" for j in config.jackpots]
+        return lines
+
+    def config_check(self) -> list[str]:
+        from controller.config import ConfigError, load
+
+        try:
+            load(config_path(self.daemon.config))
+        except ConfigError as exc:
+            return [str(p) for p in exc.problems]
+        except OSError as exc:
+            return [f"{self.daemon.config.source}: cannot read: {exc.strerror or exc}"]
+        return ["The configuration has no problems:", f"  {self.daemon.config.source}"]
+
+    def version(self) -> list[str]:
+        return [f"tablectl {__version__}; code {code_digest()}; self-check: {self.code_check}"]
+
+    # -- changes (journaled by Table.command)
+
+    def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]:
+        return self._run("correct_meter", {"meter": meter, "value": amount, "reason": reason}, who)
+
+    def jackpot_confirm(self, meter: str, who: str) -> list[str]:
+        return self._run("confirm_jackpot", {"meter": meter}, who)
+
+    def clear_fault(self, name: str, who: str) -> list[str]:
+        return self._run("clear_fault", {"name": name, "reason": "console"}, who)
+
+    def selftest(self, who: str) -> list[str]:
+        """What can be checked with the table running: devices, journal, meters and the code."""
+        health = self.daemon.health()
+        lines = [f"Self-check by {who}:"]
+        for name, data in health["devices"].items():
+            lines.append(f"  device {name}: {'ok' if data.get('ok') else 'NOT OK'}")
+        lines += ["  " + line for line in self.journal_verify()]
+        lines.append(f"  code: {self.code_check}")
+        lines.append("The lamp, display, button and puck walk needs the table closed: stop the service and run "
+                     "'tablectl selftest PINMAP' (docs/devices/selftest.md).")
+        return lines
+
+    def calibrate(self, device: str, who: str) -> list[str]:
+        target = self.daemon.devices.get(device)
+        if target is None:
+            raise ValueError(f"no device named {device!r} (devices: {', '.join(self.daemon.devices) or 'none'})")
+        method: Callable[[], Any] | None = getattr(target, "calibrate", None)
+        if method is None:
+            raise ValueError(f"{device} has nothing to calibrate")
+        return [str(line) for line in (method() or ["calibrated"])]
+
+    def audit(self, who: str | None, what: str, ok: bool) -> None:
+        self.table.audit(who, what, ok)
+
+
+def _record_line(record: Record) -> str:
+    body = json.dumps(record.body, separators=(",", ":"), ensure_ascii=False)
+    return f"#{record.seq} r{record.round} {record.kind} {body[:60]}"
+
+
+def config_path(config: Any) -> Path:
+    return Path(config.source)
+
+
+def console_users(config: Any) -> dict[str, ConsoleUser]:
+    users = config.console.get("users", {}) or {}
+    return {name: ConsoleUser(name, entry["role"], entry["pin"]) for name, entry in users.items()}
+
+
+class Services:
+    """The code check, the console and the systemd watchdog of one daemon."""
+
+    def __init__(self, daemon: "Daemon", environ: dict[str, str] | None = None) -> None:
+        self.daemon = daemon
+        self.notifier = Notifier(environ)
+        self.watchdog = Watchdog(self.notifier, self._healthy)
+        self.control = DaemonControl(daemon)
+        self._closers: list[Callable[[], Any]] = []
+
+    def check_code(self) -> None:
+        """Before the table opens: a stored digest that differs latches ``code_digest`` (all input stops)."""
+        stored = self.daemon.config.code_digest
+        if stored is None:
+            self.control.code_check = "no stored digest configured"
+            return
+        result = check_code(Path(stored))
+        self.control.code_check = result.message
+        self.daemon.table.audit("selfcheck", f"power-up code check: {result.message}", result.ok)  # type: ignore[union-attr]
+        if not result.ok:
+            self.daemon.table.latch("code_digest", f"{result.message} (now {result.actual})")  # type: ignore[union-attr]
+
+    async def start(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[Any]]:
+        tasks: list[asyncio.Task[Any]] = []
+        console = self.daemon.config.console
+        if console.get("enabled", False):
+            host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
+                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
+            socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")
+            if socket_path:
+                server = await serve_unix(host, str(socket_path))
+                self._closers.append(server.close)
+            if console.get("port"):
+                import serial  # the console's own port: opened exclusively, 8-N-1
+
+                port = serial.serial_for_url(console["port"], int(console.get("baud", 115200)), timeout=0.1,
+                                             exclusive=True)
+                serial_console = SerialConsole(host, loop, port)
+                serial_console.start()
+                self._closers.extend([serial_console.stop, port.close])
+        self.notifier.ready(f"table {self.daemon.config.table_id} open")
+        if self.watchdog.interval:
+            tasks.append(asyncio.create_task(self._beat()))
+        return tasks
+
+    async def _beat(self) -> None:
+        assert self.watchdog.interval is not None
+        while True:
+            self.watchdog.beat()
+            await asyncio.sleep(self.watchdog.interval)
+
+    def _healthy(self) -> tuple[bool, str]:
+        health = self.daemon.health()
+        if health["ok"]:
+            return True, ""
+        bad = [name for name, data in health["devices"].items() if not data.get("ok")]
+        reasons = ([] if health["journal_ok"] else ["journal cannot commit"]) + [f"device {n}" for n in bad]
+        if health["loop_lag_ms"] >= 500:
+            reasons.append(f"loop lag {health['loop_lag_ms']} ms")
+        return False, ", ".join(reasons) or "unhealthy"
+
+    def stop(self) -> None:
+        self.notifier.stopping()
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - shutting down: one device's failure must not stop the rest
+                continue
