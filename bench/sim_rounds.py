@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # not bench/: its serial.py would shadow pyserial
 
 from controller import config as table_config  # noqa: E402
 from controller import games  # noqa: E402
@@ -56,6 +56,7 @@ def main() -> None:
                 continue
             for v in spec.variants:
                 out[f"{spec.id} {v.id}"] = one(spec.id, v.id, args.rounds, args.seed, Path(tmp))
+                print(spec.id, v.id, out[f"{spec.id} {v.id}"], file=sys.stderr, flush=True)
     print(json.dumps(out, indent=1))
 
 
