@@ -35,8 +35,7 @@ from typing import Any, Callable, Mapping
 from controller.config import TableConfig
 from controller.runtime.device_outputs import JackpotOutput, SignOutput, TowerOutput
 from controller.runtime.interfaces import InputDevice, Output
-
-CUT_FROM_END = 16
+from controller.runtime.simulate import CUT_FROM_END, cut_from_end  # noqa: F401  (one rule for both shoes)
 
 
 class StartProblem(RuntimeError):
@@ -115,7 +114,7 @@ class EmulatedShoe(SerialDevice):
             card = self.cards[self.position]
             self.position += 1
             self.emulator.send(events.CardDealt(card))
-            if self.position == len(self.cards) - CUT_FROM_END:
+            if self.position == len(self.cards) - cut_from_end(self.decks):
                 self.emulator.send(events.CutCard())
 
     def new_shoe(self, shoe_no: int, dealt: int = 0) -> None:

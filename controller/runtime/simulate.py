@@ -29,7 +29,13 @@ from controller.games.contract import Accepted, Alert
 from controller.runtime.interfaces import ButtonPressed, CardDealt, Command, CutCard, ShoeEmpty
 from controller.runtime.players import CARD, players_for
 
-CUT_FROM_END = 16  # the cut card sits this many cards from the end of the shoe
+CUT_FROM_END = 16  # the cut card of a one-deck shoe sits this many cards from the end
+
+
+def cut_from_end(decks: int) -> int:
+    """Where the cut card sits, counted from the end: a quarter of a multi-deck shoe (at least one deck), so
+    a round with seven boxes, splits and doubles never runs out of cards after it; 16 cards of one deck."""
+    return CUT_FROM_END if decks <= 1 else max(52, 52 * decks // 4)
 
 
 class SimulatedShoe:
@@ -88,7 +94,7 @@ class SimulatedShoe:
             self.position += 1
             self.cards_out += 1
             self._post(CardDealt(str(card)))
-            if self.position >= len(self.cards) - CUT_FROM_END and not self.cut_posted:
+            if self.position >= len(self.cards) - cut_from_end(self.decks) and not self.cut_posted:
                 self.cut_posted = True
                 self._post(CutCard())
 
