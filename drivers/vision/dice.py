@@ -102,56 +102,88 @@ class DiceReader:
         self.calibration = calibration
         self.options = options or DiceOptions()
         self._last_background: np.ndarray | None = None
+        self._felt_half: np.ndarray | None = None
+        self._felt_lab: np.ndarray | None = None
+        self._scale = 1
+        self._table_half: np.ndarray | None = None
+        self._table_small: np.ndarray | None = None
 
     # -- foreground ---------------------------------------------------------------------------
-    def _background(self, image: np.ndarray, die: float) -> np.ndarray:
-        """The felt as it would look without dice: the calibrated frame, else a wide median."""
+    # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
+    # read from the full frame.
+    def _background(self, half: np.ndarray, die: float) -> np.ndarray:
+        """The felt (half scale) as it would look without dice: the calibrated frame, else a wide median."""
         cal = self.calibration
-        if cal is not None and cal.felt is not None and cal.felt.shape == image.shape:
-            return cal.felt
-        h, w = image.shape[:2]
-        s = 4
-        if cal is not None and cal.table is not None and cal.size == (w, h):
+        h, w = half.shape[:2]
+        if cal is not None and cal.felt is not None and cal.felt.shape[0] // h == cal.felt.shape[1] // w >= 1:
+            if self._felt_half is None or self._felt_half.shape != half.shape:
+                self._felt_half = cv2.resize(cal.felt, (w, h), interpolation=cv2.INTER_AREA)
+            return self._felt_half
+        small = cv2.resize(half, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+        if cal is not None and cal.table is not None:
             # Outside the table (rail, floor) would bleed into the felt's median: paint it felt.
-            inside = cal.mask() > 0
-            image = image.copy()
-            image[~inside] = np.median(image[inside][::7], axis=0).astype(np.uint8)
-        small = cv2.resize(image, (max(1, w // s), max(1, h // s)), interpolation=cv2.INTER_AREA)
-        k = max(5, int(die * 3 / s) | 1)
+            if self._table_small is None or self._table_small.shape != small.shape[:2]:
+                self._table_small = cv2.resize(cal.mask(), (small.shape[1], small.shape[0]),
+                                               interpolation=cv2.INTER_NEAREST) > 0
+            inside = self._table_small
+            small[~inside] = np.median(small[inside], axis=0).astype(np.uint8)
+        k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))
         return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
-    def _foreground(self, image: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
-        """Chroma-weighted Lab distance of each pixel from the felt (0..255), and the felt image."""
-        background = self._background(image, die)
-        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.int16)
-        blab = cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.int16)
+    def _background_lab(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
+        """(felt BGR, felt Lab as int16) at half scale; the calibrated felt's Lab is computed once."""
+        bg = self._background(half, die)
+        if bg is self._felt_half:
+            if self._felt_lab is None:
+                self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+            return bg, self._felt_lab
+        return bg, cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+
+    def _foreground(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
+        """Chroma-weighted Lab distance of each half-scale pixel from the felt (0..255), and the felt."""
+        background, blab = self._background_lab(half, die)
+        lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.int16)
         d = np.abs(lab - blab)
         return np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8), background
 
     def _blobs(self, image: np.ndarray, die: float) -> tuple[list[_Blob], np.ndarray]:
-        dist, self._last_background = self._foreground(image, die)
+        """Die-sized and larger foreground blobs (full-frame coordinates) and the full-size mask."""
+        h, w = image.shape[:2]
+        sc = 2 if die >= 32 else 1  # small dice (a far camera) keep the full resolution
+        self._scale = sc
+        half = cv2.resize(image, (w // sc, h // sc), interpolation=cv2.INTER_AREA) if sc > 1 else image
+        dist, self._last_background = self._foreground(half, die / sc)
         mask = (dist > self.options.threshold).astype(np.uint8) * 255
-        if self.calibration is not None and self.calibration.size == (image.shape[1], image.shape[0]):
-            mask &= self.calibration.mask()
-        k = max(3, int(die / 6) | 1)
+        cal = self.calibration
+        if cal is not None and cal.size == (w, h):
+            if self._table_half is None or self._table_half.shape != mask.shape:
+                self._table_half = cv2.resize(cal.mask(), (w // sc, h // sc), interpolation=cv2.INTER_NEAREST)
+            mask &= self._table_half
+        k = max(3, int(die / (6 * sc)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)  # drops printed lines and specks
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
         contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        h, w = mask.shape
+        hh, hw = mask.shape
         blobs = []
         for i, c in enumerate(contours):
             if hierarchy[0][i][3] != -1:
                 continue  # a hole (pips inside a die, the felt inside a tray rim)
-            area = cv2.contourArea(c)
+            area = cv2.contourArea(c) * sc * sc
             if area < 0.2 * die * die:
                 continue
             x, y, bw, bh = cv2.boundingRect(c)
-            edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-            blobs.append(_Blob(cv2.minAreaRect(c), (x, y, bw, bh), area, edge))
-        return blobs, mask
+            edge = x <= 0 or y <= 0 or x + bw >= hw or y + bh >= hh
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+            if sc > 1:
+                rect = ((sc * cx + 0.5, sc * cy + 0.5), (sc * rw + sc, sc * rh + sc), ang)
+            else:
+                rect = ((cx, cy), (rw, rh), ang)
+            blobs.append(_Blob(rect, (sc * x, sc * y, sc * bw, sc * bh), area, edge))
+        full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
+        return blobs, full
 
     def _die_size(self, image: np.ndarray) -> float:
         """Expected die side in pixels: calibrated, else estimated from square blobs."""
@@ -208,7 +240,7 @@ class DiceReader:
             patch = rectify(image, b.rect, grow=1.0)
             felt_lab = None
             if background is not None:
-                x, y, w, h = b.box
+                x, y, w, h = (v // self._scale for v in b.box)
                 ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
                 if ring.size:
                     felt_lab = cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),

@@ -129,17 +129,7 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None) -> tupl
     if felt_lab is not None:
         lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
         side &= np.sqrt(((lab - felt_lab) ** 2).sum(axis=2)) > 22
-    top_u8 = top.astype(np.uint8) * 255
-    top_u8 = cv2.morphologyEx(top_u8, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(top_u8)
-    squeeze = 1.0
-    if count > 1:
-        big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        ys, xs = np.nonzero(labels == big)
-        if len(xs) > 20:
-            (_, (w, hh), _) = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
-            if max(w, hh) > 0:
-                squeeze = min(w, hh) / max(w, hh)
+    squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)
     return float(side.mean()), float(squeeze)
 
 
