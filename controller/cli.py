@@ -13,7 +13,7 @@ import sys
 from controller import __version__
 from controller.commands.common import UsageError
 
-COMMANDS = ("demo", "settle", "games", "math", "dice", "vision")
+COMMANDS = ("demo", "settle", "games", "math", "dice", "roulette", "vision")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,13 +23,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cal.add_argument("--table", nargs="+", metavar="X,Y", help="where to look at all (the felt), in pixels")
     cal.add_argument("--die-px", type=float, help="die side in pixels")
     cal.add_argument("--empty", action="store_true", help="the frame shows the empty felt: store it")
+    cal.add_argument("--roulette", action="store_true",
+                     help="calibrate a roulette wheel instead: find the wheel in the frame")
     cal.set_defaults(run=calibrate)
     chk = sub.add_parser("check", help="check that a frame still fits a calibration")
     chk.add_argument("calibration")
     chk.add_argument("image")
     chk.set_defaults(run=check)
-    gen = sub.add_parser("generate", help="write seeded synthetic dice throws with their truth as JSON")
-    gen.add_argument("what", choices=["dice"], help="scene family (roulette is not built yet)")
+    gen = sub.add_parser("generate", help="write seeded synthetic dice throws or roulette spins with truth JSON")
+    gen.add_argument("what", choices=["dice", "roulette"], help="scene family")
+    gen.add_argument("--frames", action="store_true", help="roulette: a folder of PNG frames per spin, not a video")
     gen.add_argument("--out", required=True, help="folder to write images and truth into")
     gen.add_argument("--count", type=int, default=20)
     gen.add_argument("--seed", type=int, default=0)
@@ -66,6 +69,14 @@ def calibrate(args: argparse.Namespace) -> int:
     from drivers.vision import calibration as cal_mod
     from drivers.vision.dice import DiceReader
     image = _image(args.image)
+    if args.roulette:
+        from drivers.vision.roulette import find_wheel
+        wheel = find_wheel(image)
+        if wheel is None:
+            raise UsageError(f"{args.image}: no wheel found")
+        cal_mod.save(Path(args.out), wheel)
+        print_json(wheel.to_json())
+        return 0
     h, w = image.shape[:2]
     area = _points(args.area, "--area") or ((0.0, 0.0), (w - 1.0, 0.0), (w - 1.0, h - 1.0), (0.0, h - 1.0))
     die = args.die_px
@@ -96,6 +107,8 @@ def check(args: argparse.Namespace) -> int:
 def generate(args: argparse.Namespace) -> int:
     import cv2
     from drivers.vision import synth_dice
+    if args.what == "roulette":
+        return _generate_roulette(args)
     if args.kind is not None and args.kind not in synth_dice.KINDS:
         raise UsageError(f"--kind {args.kind!r}: one of {', '.join(synth_dice.KINDS)}")
     if not 0 <= args.strength <= 1:
@@ -113,4 +126,36 @@ def generate(args: argparse.Namespace) -> int:
         (out / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
         (out / f"{name}.cal.json").write_text(json.dumps(truth["calibration"], indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.count} dice scenes to {out}")
+    return 0
+
+
+def _generate_roulette(args: argparse.Namespace) -> int:
+    import cv2
+    from drivers.vision import synth_roulette
+    if args.kind is not None and args.kind not in synth_roulette.KINDS:
+        raise UsageError(f"--kind {args.kind!r}: one of {', '.join(synth_roulette.KINDS)}")
+    if not 0 <= args.strength <= 1 or args.count < 1:
+        raise UsageError("--strength must be 0..1 and --count at least 1")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(args.count):
+        kind = args.kind or synth_roulette.KINDS[i % len(synth_roulette.KINDS)]
+        seed = args.seed + i
+        name = f"spin_{seed:06d}_{kind}"
+        if args.frames:
+            folder = out / name
+            folder.mkdir(exist_ok=True)
+            for f, frame in enumerate(synth_roulette.frames(seed, kind, args.strength)):
+                cv2.imwrite(str(folder / f"{f:05d}.png"), frame)
+        else:
+            writer = cv2.VideoWriter(str(out / f"{name}.avi"), cv2.VideoWriter_fourcc(*"MJPG"), synth_roulette.FPS,
+                                     synth_roulette.SIZE)
+            for frame in synth_roulette.frames(seed, kind, args.strength):
+                writer.write(frame)
+            writer.release()
+        (out / f"{name}.json").write_text(json.dumps(synth_roulette.truth(seed, kind, args.strength), indent=1)
+                                          + "\n", encoding="utf-8")
+    (out / "roulette.cal.json").write_text(json.dumps(synth_roulette.calibration().to_json(), indent=1) + "\n",
+                                           encoding="utf-8")
+    print(f"wrote {args.count} roulette spins to {out}")
     return 0
