@@ -63,9 +63,29 @@ def lens_point(x: float, y: float, size: tuple[int, int], k: float) -> tuple[flo
     return cx + nx * scale * f, cy + ny * scale * f
 
 
+def glare_field(size: tuple[int, int], d: Distortion, rng: np.random.Generator) -> np.ndarray | None:
+    """The soft highlight ``apply`` adds (one per scene; a video reuses it for every frame)."""
+    if d.glare <= 0:
+        return None
+    w, h = size
+    gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+    sigma = rng.uniform(0.05, 0.15) * w
+    ys, xs = np.indices((h, w), dtype=np.float32)
+    return (d.glare * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma * sigma)))[..., None]
+
+
+def noise_fields(size: tuple[int, int], d: Distortion, rng: np.random.Generator, count: int = 3) -> list[np.ndarray]:
+    """A few sensor-noise fields for a video to cycle through (drawing new noise per frame is slow)."""
+    if d.noise <= 0:
+        return []
+    w, h = size
+    return [rng.normal(0, d.noise, (h, w, 3)).astype(np.float32) for _ in range(count)]
+
+
 def apply(image: np.ndarray, d: Distortion, rng: np.random.Generator,
-          homography: np.ndarray | None = None) -> np.ndarray:
-    """The frame as a camera with these faults would see it."""
+          homography: np.ndarray | None = None, glare: np.ndarray | None = None,
+          noise: np.ndarray | None = None, offset: np.ndarray | None = None) -> np.ndarray:
+    """The frame as a camera with these faults would see it (``glare``/``noise``: precomputed fields)."""
     h, w = image.shape[:2]
     out = image
     if homography is not None and d.perspective > 0:
@@ -78,17 +98,18 @@ def apply(image: np.ndarray, d: Distortion, rng: np.random.Generator,
         mx = (w / 2 + nx * (1 + d.lens * r2) * f).astype(np.float32)
         my = (h / 2 + ny * (1 + d.lens * r2) * f).astype(np.float32)
         out = cv2.remap(out, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    img = out.astype(np.float32) * d.light
-    img[..., 2] *= 1 + 0.25 * d.warmth
-    img[..., 0] *= 1 - 0.25 * d.warmth
-    if d.glare > 0:
-        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
-        sigma = rng.uniform(0.05, 0.15) * w
-        ys, xs = np.indices((h, w), dtype=np.float32)
-        img += (d.glare * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma * sigma)))[..., None]
-    if d.noise > 0:
-        img += rng.normal(0, d.noise, img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    if d.light != 1.0 or d.warmth != 0.0:
+        gains = np.diag([d.light * (1 - 0.25 * d.warmth), d.light, d.light * (1 + 0.25 * d.warmth)])
+        out = cv2.transform(out, gains.astype(np.float32))  # saturates at 0..255
+    if offset is not None:
+        out = cv2.add(out, offset, dtype=cv2.CV_8U)  # precomputed glare + noise (int16), saturating
+    elif d.glare > 0 or d.noise > 0:
+        img = out.astype(np.float32)
+        if d.glare > 0:
+            img += glare if glare is not None else glare_field((w, h), d, rng)
+        if d.noise > 0:
+            img += noise if noise is not None else rng.normal(0, d.noise, img.shape).astype(np.float32)
+        out = np.clip(img, 0, 255).astype(np.uint8)
     if d.blur > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), d.blur)
     if d.jpeg < 100:
@@ -96,3 +117,13 @@ def apply(image: np.ndarray, d: Distortion, rng: np.random.Generator,
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def offset_fields(size: tuple[int, int], d: Distortion, rng: np.random.Generator, count: int = 3) -> list[np.ndarray]:
+    """Glare plus noise as int16 fields for a video to cycle through (``apply(offset=...)``)."""
+    w, h = size
+    glare = glare_field(size, d, rng)
+    noises = noise_fields(size, d, rng, count) or [np.zeros((h, w, 3), np.float32)]
+    if glare is None and d.noise <= 0:
+        return []
+    return [np.round(n + (glare if glare is not None else 0)).astype(np.int16) for n in noises]

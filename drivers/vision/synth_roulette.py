@@ -132,23 +132,24 @@ def frames(seed: int, kind: str = "ok", strength: float = 0.0) -> Iterator[np.nd
     rotor = _rotor_image()
     side = rotor.shape[0]
     rotor_mask = np.zeros((side, side), np.uint8)
-    cv2.circle(rotor_mask, (side // 2, side // 2), int(POCKET_OUT), 255, -1, cv2.LINE_AA)
+    cv2.circle(rotor_mask, (side // 2, side // 2), int(POCKET_OUT) + 1, 255, -1)
     dist = distort.draw_distortion(rng, strength)
     dist = distort.Distortion(0.0, 0.0, dist.light, dist.warmth, dist.glare, dist.blur, dist.noise, dist.jpeg)
+    offsets = distort.offset_fields(SIZE, dist, rng)
     lead = 5
     total = lead + p.track_frames + p.drop_frames + p.rest_frames
     step = 2 * math.pi / 37
     ball_angle = p.ball_start
     x0, y0 = int(CENTRE[0] - side / 2), int(CENTRE[1] - side / 2)
+    rotated = np.empty_like(rotor)
     for f in range(total):
         rotor_angle = p.rotor_start + p.rotor_dir * p.rotor_speed * f
         m = cv2.getRotationMatrix2D((side / 2, side / 2), -math.degrees(rotor_angle), 1.0)
-        rot = cv2.warpAffine(rotor, m, (side, side))
-        rmask = cv2.warpAffine(rotor_mask, m, (side, side))
         img = bowl.copy()
         roi = img[y0:y0 + side, x0:x0 + side]
-        alpha = (rmask.astype(np.float32) / 255)[..., None]
-        roi[:] = (rot * alpha + roi * (1 - alpha)).astype(np.uint8)
+        # The rotor is round: rotating it inside its own disc needs no mask once the disc is pasted.
+        cv2.warpAffine(rotor, m, (side, side), dst=rotated)
+        cv2.copyTo(rotated, rotor_mask, roi)
         t = f - lead
         ball = None
         target = rotor_angle + (p.pocket + p.pocket_offset) * step
@@ -183,7 +184,7 @@ def frames(seed: int, kind: str = "ok", strength: float = 0.0) -> Iterator[np.nd
             by = CENTRE[1] + ball[1] * math.sin(ball[0])
             if 0 <= bx < SIZE[0] and 0 <= by < SIZE[1]:
                 cv2.circle(img, (int(round(bx)), int(round(by))), BALL_RADIUS, (245, 245, 245), -1, cv2.LINE_AA)
-        yield distort.apply(img, dist, rng)
+        yield distort.apply(img, dist, rng, offset=offsets[f % len(offsets)] if offsets else None)
 
 
 def truth(seed: int, kind: str = "ok", strength: float = 0.0) -> dict[str, Any]:
