@@ -122,3 +122,29 @@ def test_still_gate_waits_and_a_hand_resets_it() -> None:
     assert fired == [False, False, False, True, False]
     assert gate.update(hand) is False and gate.still_for == 0
     assert [gate.update(still) for _ in range(4)] == [False, False, False, True]
+
+
+def test_capture_thread_hands_on_only_small_results(tmp_path: Path) -> None:
+    """A folder replay through the capture thread: the reader runs in the thread, only results cross."""
+    import threading
+    from drivers.vision.dice import DiceOptions, DiceReader
+    from drivers.vision.sources import CaptureThread
+    still, _ = scene(1000, "clean")
+    hand, _ = scene(1000, "hand")
+    for i, frame in enumerate([hand] * 2 + [still] * 8):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), frame)
+    gate = StillGate(frames=3)
+    reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
+    results: list[tuple[int, str, str]] = []
+    done = threading.Event()
+
+    def process(index: int, frame: np.ndarray):
+        if gate.update(frame):
+            return (index, reader.read(frame).status, threading.current_thread().name)
+        return None
+
+    thread = CaptureThread(FolderSource(tmp_path), process, results.append, lambda e: results.append(("error", e)))
+    thread.start()
+    thread.join(timeout=60)
+    done.set()
+    assert results == [(5, "ok", thread.name)]
