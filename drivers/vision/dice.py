@@ -308,7 +308,9 @@ class DiceReader:
                 if ring.size:
                     felt_lab = cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
                                             cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
-            face = read_face(patch, felt_lab)
+            (rw, rh) = b.rect[1]
+            side = max(rw, rh, 1.0)
+            face = read_face(patch, felt_lab, (rw / side, rh / side))
             if photo and face.value is None and face.reason == "no pips found":
                 x, y, w, h = b.box
                 if b.area < 0.86 * max(1.0, b.rect[1][0] * b.rect[1][1]) or b.touches_edge:

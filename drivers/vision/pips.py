@@ -64,7 +64,8 @@ def rectify(image: np.ndarray, rect: tuple, grow: float = 1.0) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def find_pips(patch: np.ndarray) -> tuple[list[tuple[float, float, float, float]], float]:
+def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
+              felt_lab: np.ndarray | None = None) -> tuple[list[tuple[float, float, float, float]], float]:
     """Pip candidates in a rectified patch: (x, y, area, axis ratio) each, and the contrast.
 
     Pips differ from the die body in lightness or colour; the body is the
@@ -77,8 +78,13 @@ def find_pips(patch: np.ndarray) -> tuple[list[tuple[float, float, float, float]
     diff = lab - body
     dist = np.sqrt(diff[..., 0] ** 2 + 1.5 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
     dist8 = np.clip(dist, 0, 255).astype(np.uint8)
-    core = dist8[6:-6, 6:-6]
-    otsu, _ = cv2.threshold(core, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # The die's own pixels: its rectangle within the square patch (felt outside it would set the level).
+    rw, rh = int(PATCH * region[0] / 2) - 6, int(PATCH * region[1] / 2) - 6
+    c0 = PATCH // 2
+    own = np.zeros((PATCH, PATCH), bool)
+    own[max(0, c0 - rh):c0 + rh, max(0, c0 - rw):c0 + rw] = True
+    sample = dist8[own] if own.sum() > 100 else dist8[6:-6, 6:-6].reshape(-1)
+    otsu, _ = cv2.threshold(sample.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = max(float(otsu), 28.0)
     mask = (dist8 > level).astype(np.uint8)
     mask[:4, :] = 0
@@ -133,16 +139,22 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None) -> tupl
     return float(side.mean()), float(squeeze)
 
 
-def read_face(patch: np.ndarray, felt_lab: np.ndarray | None = None) -> FaceReading:
-    """The value shown by a rectified die patch, with the tilt evidence, or a refusal with a reason."""
-    base = _read_face(patch)
+def read_face(patch: np.ndarray, felt_lab: np.ndarray | None = None,
+              region: tuple[float, float] = (1.0, 1.0)) -> FaceReading:
+    """The value shown by a rectified die patch, with the tilt evidence, or a refusal with a reason.
+
+    ``region`` is the die rectangle's share of the patch side (width, height); ``felt_lab`` the
+    felt colour around the die, so that felt in the patch corners does not set the pip level.
+    """
+    base = _read_face(patch, region, felt_lab)
     side_share, squeeze = tilt_evidence(patch, felt_lab)
     return FaceReading(base.value, base.confidence, base.reason, base.spread, base.anisotropy, side_share, squeeze,
                        base.side_marks)
 
 
-def _read_face(patch: np.ndarray) -> FaceReading:
-    pips, contrast = find_pips(patch)
+def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
+               felt_lab: np.ndarray | None = None) -> FaceReading:
+    pips, contrast = find_pips(patch, region, felt_lab)
     if not pips:
         return FaceReading(None, 0.0, "no pips found", 0.0, 1.0)
     areas = np.array([p[2] for p in pips])

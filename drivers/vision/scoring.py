@@ -22,7 +22,8 @@ def judge_dice(truth: dict[str, Any], answer: dict[str, Any]) -> str:
     if want == got:
         return "right"
     # Colours the table does not name (white, blue, yellow) are judged by value only.
-    if Counter(v for v, _ in want) == Counter(v for v, _ in got) and truth["kind"] in ("sicbo", "colours"):
+    if Counter(v for v, _ in want.elements()) == Counter(v for v, _ in got.elements()) \
+            and truth["kind"] in ("sicbo", "colours"):
         return "right"
     return "wrong"
 

@@ -91,3 +91,12 @@ def test_bad_frames_are_unsure_not_a_crash() -> None:
 def test_distorted_throws_have_no_confident_wrong_reads_of_clean_dice(strength: float) -> None:
     verdicts = _verdicts("clean", strength)
     assert "wrong" not in verdicts
+
+
+def test_scoring_counts_repeated_values() -> None:
+    truth = {"status": "ok", "kind": "colours", "dice": [{"value": 2, "color": "blue"}, {"value": 2, "color": "yellow"}]}
+    ok = {"status": "ok", "dice": [{"value": 2, "color": "other"}, {"value": 2, "color": "other"}]}
+    bad = {"status": "ok", "dice": [{"value": 2, "color": "other"}, {"value": 3, "color": "other"}]}
+    assert judge_dice(truth, ok) == "right" and judge_dice(truth, bad) == "wrong"
+    assert judge_dice(truth, {"status": "unsure", "dice": []}) == "unsure"
+    assert judge_dice(truth, {"status": "void", "dice": []}) == "wrong"
