@@ -19,15 +19,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="calibration file from `tablectl vision calibrate` (throw area, die size)")
     parser.add_argument("--count", type=int, help="how many dice the table throws (2 Tärning, 3 Sic Bo)")
     parser.add_argument("--colors", help="the dice colours the table uses, comma-separated (e.g. red,green)")
+    parser.add_argument("--still-frames", type=int, default=6,
+                        help="video or camera: frames the scene must be still before it is read (default 6)")
     parser.set_defaults(run=run)
 
 
-def _files(items: list[str]) -> list[Path]:
+def _files(items: list[str]) -> list[Path | str]:
+    """Image files (folders expanded); a video file or camera:N stays a word, read through the still gate."""
     from drivers.vision.sources import IMAGE_SUFFIXES
-    out: list[Path] = []
+    out: list[Path | str] = []
     for item in items:
         path = Path(item)
-        if path.is_dir():
+        if item.startswith("camera:") or item == "picamera" or (path.is_file() and
+                                                                path.suffix.lower() not in IMAGE_SUFFIXES):
+            out.append(item)
+        elif path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not found:
                 raise UsageError(f"{item}: no image files in this folder")
@@ -60,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     reader = DiceReader(calibration, DiceOptions(count=args.count, colors=colors))
     results = []
     for path in _files(args.images):
+        if isinstance(path, str):
+            results.extend(_read_stream(path, reader, args.still_frames))
+            continue
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise UsageError(f"{path}: cannot read as an image")
@@ -75,3 +84,20 @@ def run(args: argparse.Namespace) -> int:
             line = f"{r['file']}: {r['status']}" + (f"  {values}" if values else "")
             print(line + (f"  - {r['reason']}" if r["reason"] else ""))
     return 0
+
+
+def _read_stream(spec: str, reader, still_frames: int) -> list[dict]:
+    """A video or camera: read the dice each time the scene has been still for ``still_frames`` frames."""
+    from drivers.vision.sources import SourceError, open_source
+    from drivers.vision.still import StillGate
+    if not 1 <= still_frames <= 300:
+        raise UsageError(f"--still-frames {still_frames}: expected 1..300")
+    gate = StillGate(frames=still_frames)
+    out = []
+    try:
+        for index, frame in open_source(spec).frames():
+            if gate.update(frame):
+                out.append(reader.read(frame).as_json(f"{spec}#{index}"))
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    return out

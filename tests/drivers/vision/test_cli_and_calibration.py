@@ -148,3 +148,23 @@ def test_capture_thread_hands_on_only_small_results(tmp_path: Path) -> None:
     thread.join(timeout=60)
     done.set()
     assert results == [(5, "ok", thread.name)]
+
+
+def test_dice_on_a_video_reads_each_still_scene(tmp_path: Path) -> None:
+    hand, _ = scene(1000, "hand")
+    first, t1 = scene(1000, "clean")
+    second, t2 = scene(1001, "clean")
+    writer = cv2.VideoWriter(str(tmp_path / "throws.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 480))
+    for frame in [hand] * 3 + [first] * 10 + [hand] * 3 + [second] * 10:
+        writer.write(frame)
+    writer.release()
+    cal_mod.save(tmp_path / "cal.json", calibration())
+    done = run_tablectl("dice", str(tmp_path / "throws.avi"), "--json", "--calibration", str(tmp_path / "cal.json"),
+                        "--count", "2", "--colors", "red,green")
+    assert done.returncode == 0, done.stderr
+    images = json.loads(done.stdout)["images"]
+    assert [i["file"].rsplit("#", 1)[1] for i in images] == ["9", "22"]  # 6 still frames after each change
+    for entry, truth in zip(images, (t1, t2)):
+        assert entry["status"] == "ok"
+        assert sorted((d["value"], d["color"]) for d in entry["dice"]) == sorted(
+            (d["value"], d["color"]) for d in truth["dice"])
