@@ -99,6 +99,7 @@ class RouletteReader:
         self.quiet = 0
         self.absent = 0
         self.seen_run = 0
+        self.out_run = 0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -114,7 +115,7 @@ class RouletteReader:
             rotor = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
         bright = polar.min(axis=2).astype(np.int16)
         diff = bright - np.median(bright, axis=1, keepdims=True).astype(np.int16)
-        cand = (diff > 60).astype(np.uint8)
+        cand = (diff > 45).astype(np.uint8)
         count, labels, stats, cents = cv2.connectedComponentsWithStats(cand, connectivity=8)
         best = None
         for i in range(1, count):
@@ -197,9 +198,13 @@ class RouletteReader:
             return None
         self.missing = 0
         if radius > tr + 10:
-            if self.phase in ("spin", "drop"):
+            # Beyond the track: the ball leaving the wheel only if seen there twice, where the ball was.
+            near = self.ball_prev is not None and abs(_wrap(angle - self.ball_prev)) < 0.9
+            self.out_run = self.out_run + 1 if near and self.phase in ("spin", "drop") else 0
+            if self.out_run >= 2:
                 return self._end("void", "the ball left the wheel")
             return None
+        self.out_run = 0
         on_track = radius > (pr + tr) / 2 + 8
         d = _wrap(angle - self.ball_prev) if self.ball_prev is not None else 0.0
         self.ball_prev = angle
