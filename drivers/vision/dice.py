@@ -221,7 +221,8 @@ class DiceReader:
             if self._table_half is None or self._table_half.shape != mask.shape:
                 self._table_half = cv2.resize(cal.mask(), (w // sc, h // sc), interpolation=cv2.INTER_NEAREST)
             mask &= self._table_half
-        k = max(3, int(die / (6 * sc)) | 1)
+        # Opening removes what is thinner than k: specks and (calibrated table) printed lines.
+        k = max(3, int(die / (4 * sc if cal is not None and sc > 1 else 6 * sc)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)  # drops printed lines and specks
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)

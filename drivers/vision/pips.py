@@ -135,6 +135,8 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None) -> tupl
     if felt_lab is not None:
         lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
         side &= np.sqrt(((lab - felt_lab) ** 2).sum(axis=2)) > 22
+    # A side face is a strip several pixels wide; blur leaves a ring one or two pixels wide.
+    side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, np.ones((4, 4), np.uint8)) > 0
     squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)
     return float(side.mean()), float(squeeze)
 
