@@ -410,7 +410,7 @@ class DiceReader:
         if self.calibration is None:
             return True, ""
         side_share = face.side_share
-        if side_share > 0.15 or face.side_marks >= 2:
+        if side_share > 0.2 or face.side_marks >= 2:
             return False, ""
         if side_share > 0.06 or face.side_marks == 1:
             return True, "a die may not lie flat"
