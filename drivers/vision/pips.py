@@ -172,7 +172,11 @@ def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
     if 0 < len(top) < len(pips):
         second = _judge(top)
         if second.value is not None:
-            squeezed = sum(1 for p in pips if p not in top and p[3] < 0.6)
+            # Side-face pips lie beyond the top face's pips, not among them (merged blurred pips do).
+            tx = sum(p[0] for p in top) / len(top)
+            ty = sum(p[1] for p in top) / len(top)
+            squeezed = sum(1 for p in pips if p not in top and p[3] < 0.6
+                           and math.hypot(p[0] - tx, p[1] - ty) > 0.33 * PATCH)
             return FaceReading(second.value, round(second.confidence * 0.9, 3), "", second.spread,
                                second.anisotropy, side_marks=squeezed)
     return first
