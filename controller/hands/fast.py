@@ -22,6 +22,7 @@ place and tries again. Until then importing costs nothing.
 
 from __future__ import annotations
 
+import threading
 from array import array
 from itertools import combinations
 from typing import Iterator, Sequence
@@ -76,10 +77,18 @@ def _digits(multiset: Sequence[int], base_rank: int) -> int:
     return sum(5 ** (r - base_rank) for r in multiset)
 
 
+_FILL_LOCK = threading.Lock()
+
+
 def _fill() -> None:
-    """Fill the tables (once; later calls do nothing)."""
-    if len(_VALUES[7]):
-        return
+    """Fill the tables (once; later calls do nothing; safe if two threads race)."""
+    with _FILL_LOCK:
+        if not len(_FLUSH):
+            _fill_locked()
+
+
+def _fill_locked() -> None:
+    """Build every table; the caller holds the lock and has seen them empty."""
     highs = {s: list(_multisets(HIGH_RANKS, s)) for s in range(8)}
     lows = {s: list(_multisets(LOW_RANKS, s)) for s in range(8)}
     for size, group in highs.items():

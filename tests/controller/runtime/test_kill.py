@@ -76,7 +76,7 @@ def caribbean_config(tmp_path: Path) -> Path:
     return config
 
 
-def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, window: float = 0.5,
+def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, lines_between: int = 60,
                  game: str = "progressive-test") -> dict:
     if game == "caribbean-stud":
         config, meter_name = caribbean_config(tmp_path), "cs-progressive"
@@ -93,14 +93,19 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, window: flo
             head = ""
             if rng.random() < 0.2:  # one kill in five lands during the start and the recovery
                 time.sleep(rng.uniform(0.0, 0.4))
-            else:  # the others at a random moment of play (the machine may be slow to start: wait for ready)
+            else:  # the others at a random moment of play, counted in lines of output so that the kill lands
+                # mid-session whatever the machine's speed (the machine may be slow to start: wait for ready)
                 assert proc.stdout is not None
                 while not head.endswith("\n") or "ready:" not in head.splitlines()[-1]:
                     line = proc.stdout.readline()
                     if not line:
                         break
                     head += line
-                time.sleep(rng.uniform(0.0, window))
+                for _ in range(rng.randint(1, lines_between)):
+                    line = proc.stdout.readline()
+                    if not line:
+                        break
+                    head += line
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 killed += 1
@@ -150,7 +155,7 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, window: flo
 
 
 def test_sigkill_at_random_moments_loses_nothing_and_settles_nothing_twice(tmp_path: Path) -> None:
-    result = kill_session(tmp_path, kills=6, rounds=500, seed=11)  # the test game plays ~100 rounds/s
+    result = kill_session(tmp_path, kills=6, rounds=40, seed=11)
     assert result["killed"] >= 3 and result["starts"] >= 4
     assert result["shown_checked"] > 100
 
@@ -170,7 +175,7 @@ def test_sigkill_60_times_in_a_400_round_caribbean_stud_session(tmp_path: Path) 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_sigkill_200_times_in_a_1000_round_session(tmp_path: Path) -> None:
-    result = kill_session(tmp_path, kills=200, rounds=1000, seed=2026, window=0.2)
+    result = kill_session(tmp_path, kills=200, rounds=1000, seed=2026, lines_between=40)
     print(json.dumps(result))
     assert result["killed"] == 200  # every kill landed before the session could finish
 

@@ -1,0 +1,186 @@
+"""Vision benchmark: synthetic dice throws and roulette spins, the real dice photos, speed, latency, memory.
+
+Prints one JSON document.  Counts are flags (the full run, 10,000 throws and
+1,000 spins, takes a long time on a small shared machine):
+
+    python bench/vision.py --dice 10000 --spins 1000
+    python bench/vision.py --dice 2000 --spins 120      # what docs/performance.md records
+
+Distortion strength runs evenly over 0..1 across the synthetic scenes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def bench_dice(count: int) -> dict:
+    from drivers.vision.dice import DiceOptions, DiceReader
+    from drivers.vision.calibration import DiceCalibration
+    from drivers.vision.scoring import judge_dice, summarise
+    from drivers.vision.synth_dice import KINDS, reader_options, scene
+    verdicts: list[str] = []
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    by_strength: dict[str, list[str]] = defaultdict(list)
+    wrong_examples = []
+    for i in range(count):
+        kind = KINDS[i % len(KINDS)]
+        strength = round((i // len(KINDS)) % 11 / 10, 1)
+        seed = 100_000 + i
+        image, truth = scene(seed, kind, strength)
+        cd = truth["calibration"]
+        cal = DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
+                              tuple(tuple(p) for p in cd["table"]))
+        answer = DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
+        v = judge_dice(truth, answer)
+        verdicts.append(v)
+        by_kind[kind].append(v)
+        by_strength[str(strength)].append(v)
+        if v == "wrong" and len(wrong_examples) < 10:
+            wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
+                                   "answer": answer["status"], "reason": answer["reason"]})
+    return {"all": summarise(verdicts), "by_kind": {k: summarise(v) for k, v in by_kind.items()},
+            "by_strength": {k: summarise(v) for k, v in sorted(by_strength.items())},
+            "wrong_examples": wrong_examples}
+
+
+def bench_spins(count: int) -> dict:
+    from drivers.vision import synth_roulette as S
+    from drivers.vision.roulette import RouletteReader, read_spins
+    from drivers.vision.scoring import judge_spin, summarise
+    verdicts: list[str] = []
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    by_strength: dict[str, list[str]] = defaultdict(list)
+    latency_frames: list[int] = []
+    wrong_examples = []
+    for i in range(count):
+        kind = S.KINDS[i % len(S.KINDS)]
+        strength = round((i // len(S.KINDS)) % 11 / 10, 1)
+        seed = 200_000 + i
+        truth = S.truth(seed, kind, strength)
+        spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
+        answer = spins[0].as_json() if spins else None
+        v = judge_spin(truth, answer)
+        verdicts.append(v)
+        by_kind[kind].append(v)
+        by_strength[str(strength)].append(v)
+        if v == "right" and truth["status"] == "ok":
+            latency_frames.append(answer["frame"] - truth["rest_frame"])
+        if v == "wrong" and len(wrong_examples) < 10:
+            wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
+                                   "number": truth["number"], "answer": answer})
+    lat = sorted(latency_frames)
+    return {"all": summarise(verdicts), "by_kind": {k: summarise(v) for k, v in by_kind.items()},
+            "by_strength": {k: summarise(v) for k, v in sorted(by_strength.items())},
+            "rest_to_result_ms_at_30fps": {"median": round(lat[len(lat) // 2] * 1000 / 30, 1) if lat else None,
+                                           "max": round(lat[-1] * 1000 / 30, 1) if lat else None},
+            "wrong_examples": wrong_examples}
+
+
+def bench_real(root: Path) -> dict:
+    import cv2
+    from drivers.vision.dice import DiceReader
+    from drivers.vision.labels import Score, iter_labelled_images, label_path_for, read_yolo_labels
+    out = {}
+    total = Score()
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        score = Score()
+        for path in iter_labelled_images(sub):
+            image = cv2.imread(str(path))
+            if image is None:
+                continue
+            labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
+            result = DiceReader().read(image)
+            dice = [(d.value, d.box) for d in result.dice if d.value is not None]
+            score.add(labels, result.status, dice)
+            total.add(labels, result.status, dice)
+        out[sub.name] = score.as_dict()
+    out["all"] = total.as_dict()
+    return out
+
+
+def bench_speed(frames: int) -> dict:
+    import cv2
+    from drivers.vision import synth_roulette as S
+    from drivers.vision.dice import DiceOptions, DiceReader
+    from drivers.vision.roulette import RouletteReader
+    from drivers.vision.still import StillGate
+    from drivers.vision.synth_dice import calibration, scene
+    cv2.setNumThreads(1)
+    images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
+    reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
+    gate = StillGate()
+    reader.read(images[0])
+    t = time.perf_counter()
+    for i in range(frames):
+        reader.read(images[i % len(images)])
+    dice_ms = (time.perf_counter() - t) * 1000 / frames
+    t = time.perf_counter()
+    for i in range(frames):
+        gate.update(images[i % len(images)])
+    gate_ms = (time.perf_counter() - t) * 1000 / frames
+    spin = list(S.frames(300_000, "ok", 0.3))
+    rr = RouletteReader(S.calibration())
+    t = time.perf_counter()
+    n = 0
+    while n < frames:
+        for i, f in enumerate(spin):
+            rr.update(i, f)
+            n += 1
+        rr.reset()
+    roulette_ms = (time.perf_counter() - t) * 1000 / n
+    rest_frames = gate.frames
+    return {"threads": 1, "frame": "640x480", "dice_ms_per_frame": round(dice_ms, 2),
+            "still_gate_ms_per_frame": round(gate_ms, 2), "roulette_ms_per_frame": round(roulette_ms, 2),
+            "dice_rest_to_result_ms_at_30fps": round(rest_frames * 1000 / 30 + dice_ms, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dice", type=int, default=10_000, help="synthetic dice throws")
+    parser.add_argument("--spins", type=int, default=1_000, help="synthetic roulette spins")
+    parser.add_argument("--speed-frames", type=int, default=300)
+    parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
+    args = parser.parse_args()
+    base = rss_mb()
+    import cv2  # noqa: F401
+    import numpy  # noqa: F401
+    after_import = rss_mb()
+    started = time.time()
+    report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
+    report["speed"] = bench_speed(args.speed_frames)
+    report["synthetic_dice"] = bench_dice(args.dice)
+    report["synthetic_spins"] = bench_spins(args.spins)
+    photos = args.photos
+    if photos is None:
+        for cand in (ROOT.parent / "shared/data/dice-photos", ROOT.parent.parent / "shared/data/dice-photos"):
+            if cand.is_dir():
+                photos = cand
+                break
+    report["real_photos"] = bench_real(photos) if photos and photos.is_dir() else "not found"
+    report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
+                           "after_readers": round(rss_mb(), 1),
+                           "readers_add_over_import": round(rss_mb() - after_import, 1)}
+    report["seconds"] = round(time.time() - started, 1)
+    json.dump(report, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,433 @@
+"""The dice reader: every die in the throw area, its colour, top value and whether it lies flat.
+
+Answer per image (DESIGN.md section 8): ``ok`` with the dice, ``void`` when the
+rules void the throw (a die off the throw area or not lying flat: seed 000,
+Tärning rule 4), or ``unsure`` with a reason when the reader will not guess.
+
+Without calibration (any photo) the whole image is the throw area, the die
+size is estimated from the image, and flatness is not judged (it needs the
+calibrated overhead view); see docs/devices/vision.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from drivers.vision.calibration import DiceCalibration
+from drivers.vision.pips import PATCH, read_face, rectify
+
+MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured on real photos)
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as read; ``value`` is None where the face could not be read."""
+
+    value: int | None
+    color: str
+    box: tuple[int, int, int, int]
+    flat: bool
+    confidence: float
+    reason: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"value": self.value, "color": self.color, "box": list(self.box), "flat": self.flat,
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class DiceResult:
+    """The answer for one image or one still scene."""
+
+    status: str  # ok | void | unsure
+    dice: tuple[Die, ...]
+    reason: str = ""
+
+    def as_json(self, file: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if file is not None:
+            out["file"] = file
+        out.update({"status": self.status, "dice": [d.as_json() for d in self.dice], "reason": self.reason})
+        return out
+
+
+@dataclass(frozen=True)
+class DiceOptions:
+    """What the table expects: how many dice (None: any), and which colours (empty: any)."""
+
+    count: int | None = None
+    colors: tuple[str, ...] = ()
+    threshold: float = 38.0  # foreground distance from the felt (Lab units, chroma weighted)
+
+
+def color_name(patch: np.ndarray) -> str:
+    """red, green, white, black or other, from the median body colour of a die patch."""
+    inner = patch[10:-10, 10:-10].reshape(-1, 3)
+    hsv = cv2.cvtColor(inner.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
+    h, s, v = (int(x) for x in np.median(hsv, axis=0))
+    if s < 50:
+        return "white" if v > 150 else ("black" if v < 70 else "other")
+    if v < 50:
+        return "black"
+    if h <= 8 or h >= 165:
+        return "red"
+    if 40 <= h <= 90:
+        return "green"
+    return "other"
+
+
+@dataclass
+class _Blob:
+    rect: tuple
+    box: tuple[int, int, int, int]
+    area: float
+    touches_edge: bool
+    outside: bool = False
+
+
+def read_heap(image: np.ndarray, box: tuple[int, int, int, int], die: float) -> list[Die]:
+    """Faces in a heap of touching dice: pip marks clustered by distance, each cluster checked
+    against the die layouts.  Only counts of 3 to 6 (a layout that can be checked) are kept."""
+    from drivers.vision.pips import SIGNATURES, _signature
+    x, y, w, h = box
+    pad = int(0.2 * die)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    roi = image[y0:y + h + pad, x0:x + w + pad]
+    if roi.size == 0:
+        return []
+    grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    k = max(3, int(0.35 * die) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out: list[Die] = []
+    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        resp = cv2.morphologyEx(grey, hat, kernel)
+        _, marks = cv2.threshold(resp, 45, 255, cv2.THRESH_BINARY)
+        count, _, stats, cents = cv2.connectedComponentsWithStats(marks, connectivity=8)
+        pts = []
+        for i in range(1, count):
+            area = stats[i, cv2.CC_STAT_AREA]
+            bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+            if 0.008 * die * die <= area <= 0.07 * die * die and max(bw, bh) <= 2.2 * min(bw, bh) \
+                    and area >= 0.5 * bw * bh:
+                pts.append(cents[i])
+        if len(pts) < 3:
+            continue
+        arr = np.array(pts, dtype=np.float64)
+        group = list(range(len(arr)))  # single-linkage clusters at 0.42 die
+
+        def find(a: int) -> int:
+            while group[a] != a:
+                group[a] = group[group[a]]
+                a = group[a]
+            return a
+        for i in range(len(arr)):
+            for j in range(i + 1, len(arr)):
+                if np.hypot(*(arr[i] - arr[j])) < 0.42 * die:
+                    group[find(i)] = find(j)
+        clusters: dict[int, list[int]] = {}
+        for i in range(len(arr)):
+            clusters.setdefault(find(i), []).append(i)
+        for members in clusters.values():
+            n = len(members)
+            if not 3 <= n <= 6:
+                continue
+            c = arr[members]
+            spread = max(np.hypot(*(c[i] - c[j])) for i in range(n) for j in range(i + 1, n))
+            if not 0.45 * die <= spread <= 0.95 * die:
+                continue
+            err = float(np.max(np.abs(_signature(c) - SIGNATURES[n])))
+            if err > 0.12:
+                continue
+            cx, cy = c.mean(axis=0)
+            half = die / 2
+            dbox = (int(x0 + cx - half), int(y0 + cy - half), int(die), int(die))
+            out.append(Die(n, "other", dbox, True, round(max(0.0, 1 - 3 * err) * 0.8, 3), "read in a heap"))
+    return out
+
+
+def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
+    """The foreground mask (whole frame) restricted to nothing: splitting reads the ROI itself."""
+    return mask
+
+
+class DiceReader:
+    """Reads dice from one frame; calibration (throw area, die size, felt) is optional."""
+
+    def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None) -> None:
+        self.calibration = calibration
+        self.options = options or DiceOptions()
+        self._last_background: np.ndarray | None = None
+        self._felt_half: np.ndarray | None = None
+        self._felt_lab: np.ndarray | None = None
+        self._scale = 1
+        self._table_half: np.ndarray | None = None
+        self._table_small: np.ndarray | None = None
+
+    # -- foreground ---------------------------------------------------------------------------
+    # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
+    # read from the full frame.
+    def _background(self, half: np.ndarray, die: float) -> np.ndarray:
+        """The felt (half scale) as it would look without dice: the calibrated frame, else a wide median."""
+        cal = self.calibration
+        h, w = half.shape[:2]
+        if cal is not None and cal.felt is not None and cal.felt.shape[0] // h == cal.felt.shape[1] // w >= 1:
+            if self._felt_half is None or self._felt_half.shape != half.shape:
+                self._felt_half = cv2.resize(cal.felt, (w, h), interpolation=cv2.INTER_AREA)
+            return self._felt_half
+        small = cv2.resize(half, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+        if cal is not None and cal.table is not None:
+            # Outside the table (rail, floor) would bleed into the felt's median: paint it felt.
+            if self._table_small is None or self._table_small.shape != small.shape[:2]:
+                self._table_small = cv2.resize(cal.mask(), (small.shape[1], small.shape[0]),
+                                               interpolation=cv2.INTER_NEAREST) > 0
+            inside = self._table_small
+            small[~inside] = np.median(small[inside], axis=0).astype(np.uint8)
+        k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
+        k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
+        bg = cv2.medianBlur(small, max(3, k))
+        return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    def _background_lab(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
+        """(felt BGR, felt Lab as int16) at half scale; the calibrated felt's Lab is computed once."""
+        bg = self._background(half, die)
+        if bg is self._felt_half:
+            if self._felt_lab is None:
+                self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+            return bg, self._felt_lab
+        return bg, cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+
+    def _foreground(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
+        """Chroma-weighted Lab distance of each half-scale pixel from the felt (0..255), and the felt."""
+        background, blab = self._background_lab(half, die)
+        lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.int16)
+        d = np.abs(lab - blab)
+        return np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8), background
+
+    def _blobs(self, image: np.ndarray, die: float) -> tuple[list[_Blob], np.ndarray]:
+        """Die-sized and larger foreground blobs (full-frame coordinates) and the full-size mask."""
+        h, w = image.shape[:2]
+        sc = 2 if die >= 32 else 1  # small dice (a far camera) keep the full resolution
+        self._scale = sc
+        half = cv2.resize(image, (w // sc, h // sc), interpolation=cv2.INTER_AREA) if sc > 1 else image
+        dist, self._last_background = self._foreground(half, die / sc)
+        mask = (dist > self.options.threshold).astype(np.uint8) * 255
+        cal = self.calibration
+        if cal is not None and cal.size == (w, h):
+            if self._table_half is None or self._table_half.shape != mask.shape:
+                self._table_half = cv2.resize(cal.mask(), (w // sc, h // sc), interpolation=cv2.INTER_NEAREST)
+            mask &= self._table_half
+        # Opening removes what is thinner than k: specks and (calibrated table) printed lines.
+        k = max(3, int(die / (4 * sc if cal is not None and sc > 1 else 6 * sc)) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)  # drops printed lines and specks
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        hh, hw = mask.shape
+        blobs = []
+        for i, c in enumerate(contours):
+            if hierarchy[0][i][3] != -1:
+                continue  # a hole (pips inside a die, the felt inside a tray rim)
+            area = cv2.contourArea(c) * sc * sc
+            if area < 0.2 * die * die:
+                continue
+            x, y, bw, bh = cv2.boundingRect(c)
+            edge = x <= 0 or y <= 0 or x + bw >= hw or y + bh >= hh
+            (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+            if sc > 1:
+                rect = ((sc * cx + 0.5, sc * cy + 0.5), (sc * rw + sc, sc * rh + sc), ang)
+            else:
+                rect = ((cx, cy), (rw, rh), ang)
+            blobs.append(_Blob(rect, (sc * x, sc * y, sc * bw, sc * bh), area, edge))
+        full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
+        return blobs, full
+
+    def _die_size(self, image: np.ndarray) -> float:
+        """Expected die side in pixels: calibrated, else estimated from square blobs."""
+        if self.calibration is not None:
+            return self.calibration.die_px
+        h, w = image.shape[:2]
+        guess = min(h, w) / 14.0
+        blobs, _ = self._blobs(image, guess)
+        sides = []
+        for b in blobs:
+            (bw, bh) = b.rect[1]
+            if min(bw, bh) > 0 and max(bw, bh) / min(bw, bh) < 1.4 and not b.touches_edge:
+                if b.area / (bw * bh) > 0.7 and min(h, w) / 40 < math.sqrt(b.area) < min(h, w) / 4:
+                    sides.append(math.sqrt(b.area))
+        return float(np.median(sides)) if sides else guess
+
+    # -- reading ------------------------------------------------------------------------------
+    def read(self, image: np.ndarray) -> DiceResult:
+        """Read one frame.  Never raises on a bad frame: it answers unsure."""
+        if image is None or image.ndim != 3 or image.shape[0] < 32 or image.shape[1] < 32:
+            return DiceResult("unsure", (), "no usable image")
+        die = self._die_size(image)
+        blobs, mask = self._blobs(image, die)
+        background = self._last_background
+        cal = self.calibration
+        dice: list[Die] = []
+        problems: list[str] = []
+        voids: list[str] = []
+        photo = cal is None
+        candidates: list[_Blob] = []
+        heap_dice: list[Die] = []
+        for b in blobs:
+            side = math.sqrt(b.area)
+            (bw, bh) = b.rect[1]
+            if side < 0.55 * die:
+                continue  # a speck, crumb or shadow: too small to be a die
+            if photo and b.touches_edge and side > 1.6 * die:
+                continue  # clutter cut by the photo's edge
+            if side > 3.5 * die or (not photo and max(bw, bh) > 2.6 * die):
+                if not photo:
+                    problems.append("a large object in the throw area (hand, cup?)")
+                continue
+            if side > 1.45 * die or max(bw, bh) > 1.9 * die:
+                parts = self._split(blob_mask_of(mask, b), b, die)
+                if parts:
+                    candidates.extend(parts)
+                elif not photo or side < 2.5 * die:
+                    problems.append("dice touching or an object the size of several dice")
+                    # Read what faces can be told apart in the heap; the image stays unsure.
+                    heap_dice.extend(read_heap(image, b.box, die))
+                continue
+            candidates.append(b)
+        for b in candidates:
+            (cx, cy), (bw, bh), _ = b.rect
+            inside = cal.inside(cx, cy) if cal is not None else True
+            fully = cal.box_inside(b.box) if cal is not None else True
+            patch = rectify(image, b.rect, grow=1.0)
+            felt_lab = None
+            if background is not None:
+                x, y, w, h = (v // self._scale for v in b.box)
+                ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
+                if ring.size:
+                    felt_lab = cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
+                                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
+            (rw, rh) = b.rect[1]
+            side = max(rw, rh, 1.0)
+            face = read_face(patch, felt_lab, (rw / side, rh / side))
+            if photo and face.value is None and face.reason == "no pips found":
+                x, y, w, h = b.box
+                if b.area < 0.86 * max(1.0, b.rect[1][0] * b.rect[1][1]) or b.touches_edge:
+                    continue  # round or cut-off and blank: a coin, a knob, not a die
+            flat, tilt_reason = self._flatness(b, die, face)
+            die_read = Die(face.value, color_name(patch), b.box, flat, face.confidence,
+                           face.reason or tilt_reason)
+            if not inside or not fully:
+                voids.append("a die off the throw area" if not inside else "a die on the edge of the throw area")
+            if not flat:
+                voids.append("a die not lying flat")
+            elif tilt_reason:
+                problems.append(tilt_reason)
+            if face.value is None or face.confidence < MIN_CONFIDENCE:
+                problems.append(f"cannot read the die at {list(b.box)}: {face.reason or 'low confidence'}")
+            dice.append(die_read)
+        dice.extend(heap_dice)
+        dice.sort(key=lambda d: (d.box[1], d.box[0]))
+        if self._stray_pips(mask, die, [b.box for b in blobs]):
+            problems.append("marks like pips outside every die found (a die not seen?)")
+        if any("large object" in p for p in problems):
+            return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
+        if voids:
+            return DiceResult("void", tuple(dice), "; ".join(sorted(set(voids))))
+        problems.extend(self._expectations(dice))
+        if problems:
+            return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
+        return DiceResult("ok", tuple(dice), "")
+
+    @staticmethod
+    def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:
+        """Pip-sized round marks outside every blob: the pips of a die the felt hides (white on white)."""
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        marks = []
+        pad = 0.3 * die
+        for c in contours:
+            area = cv2.contourArea(c)
+            if not 0.015 * die * die <= area <= 0.2 * die * die:
+                continue
+            (x, y), radius = cv2.minEnclosingCircle(c)
+            if area < 0.5 * math.pi * radius * radius:
+                continue
+            if any(bx - pad <= x <= bx + bw + pad and by - pad <= y <= by + bh + pad for bx, by, bw, bh in boxes):
+                continue
+            marks.append((x, y, area))
+        for i, (x, y, area) in enumerate(marks):
+            if area >= 0.05 * die * die:
+                return True
+            if any(math.hypot(x - x2, y - y2) < 0.9 * die for j, (x2, y2, _) in enumerate(marks) if j != i):
+                return True
+        return False
+
+    @staticmethod
+    def _split(mask: np.ndarray, blob: _Blob, die: float) -> list[_Blob]:
+        """Touching dice: the cores of the distance transform grown back to squares."""
+        (cx, cy), (rw, rh), ang = blob.rect
+        short, long_ = min(rw, rh), max(rw, rh)
+        if 0.8 * die < short < 1.25 * die and 1.7 * die < long_ < 2.5 * die:
+            # Two dice side by side along one edge: halve the rectangle along its long axis.
+            a = math.radians(ang if rw >= rh else ang + 90)
+            dx, dy = math.cos(a) * long_ / 4, math.sin(a) * long_ / 4
+            halves = []
+            for sgn in (-1, 1):
+                rect = ((cx + sgn * dx, cy + sgn * dy), (long_ / 2, short) if rw >= rh else (short, long_ / 2), ang)
+                bx, by, bw, bh = cv2.boundingRect(cv2.boxPoints(rect).astype(np.int32))
+                halves.append(_Blob(rect, (bx, by, bw, bh), long_ / 2 * short, blob.touches_edge))
+            return halves
+        x0, y0, w, h = blob.box
+        roi = mask[y0:y0 + h, x0:x0 + w]
+        dist = cv2.distanceTransform(roi, cv2.DIST_L2, 5)
+        r = 0.33 * die
+        core = (dist > r).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        parts = []
+        for i in range(1, count):
+            ys, xs = np.nonzero(labels == i)
+            if len(xs) < 4:
+                continue
+            pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+            (cx, cy), (cw, ch), ang = cv2.minAreaRect(pts)
+            rect = ((cx, cy), (cw + 2 * r, ch + 2 * r), ang)
+            side = math.sqrt(rect[1][0] * rect[1][1])
+            if not 0.7 * die < side < 1.45 * die:
+                return []
+            bx, by, bw, bh = cv2.boundingRect(cv2.boxPoints(rect).astype(np.int32))
+            parts.append(_Blob(rect, (bx, by, bw, bh), rect[1][0] * rect[1][1], blob.touches_edge))
+        return parts if len(parts) >= 2 else []
+
+    def _flatness(self, blob: _Blob, die: float, face) -> tuple[bool, str]:
+        """Flat or not, from the footprint against the calibrated die size and the pip shape.
+
+        A die tilted by t shows a footprint s*(cos t + sin t) long and its top
+        pips squeezed by cos t.  Without calibration there is no reference size
+        and only a strongly squeezed face is called into doubt.
+        """
+        if self.calibration is None:
+            return True, ""
+        side_share = face.side_share
+        if side_share > 0.2 or face.side_marks >= 2:
+            return False, ""
+        if side_share > 0.06 or face.side_marks == 1:
+            return True, "a die may not lie flat"
+        return True, ""
+
+    def _expectations(self, dice: list[Die]) -> list[str]:
+        opts = self.options
+        out = []
+        if opts.count is not None and len(dice) != opts.count:
+            out.append(f"found {len(dice)} dice, expected {opts.count}")
+        if opts.colors:
+            have = sorted(d.color for d in dice)
+            if have != sorted(opts.colors):
+                out.append(f"die colours {', '.join(have) or 'none'}, expected {', '.join(sorted(opts.colors))}")
+        if opts.count is None and not dice:
+            out.append("no dice found")
+        return out
+
+
+__all__ = ["DiceReader", "DiceResult", "Die", "DiceOptions", "color_name", "PATCH", "field"]

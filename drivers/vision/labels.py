@@ -1,0 +1,115 @@
+"""Labelled dice photos (YOLO text labels) and scoring a reader against them.
+
+A label line is ``CLASS CX CY W H`` with CLASS the face value minus one and the
+box normalised to the image size (the convention of the photo sets in
+``shared/data/dice-photos``).  Scoring matches each labelled die to at most one
+read die by box overlap, then counts values.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    value: int
+    box: Box
+
+
+def read_yolo_labels(path: Path, width: int, height: int) -> list[LabelledDie]:
+    """The labelled dice of one image (pixel boxes); an empty or missing file is no dice."""
+    out: list[LabelledDie] = []
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        cls = int(float(parts[0]))
+        cx, cy, w, h = (float(p) for p in parts[1:])
+        box = (round((cx - w / 2) * width), round((cy - h / 2) * height), round(w * width), round(h * height))
+        out.append(LabelledDie(cls + 1, box))
+    return out
+
+
+def label_path_for(image: Path) -> Path:
+    """``dir/x.jpg`` -> ``dir/x.txt``, or ``.../images/x.jpg`` -> ``.../labels/x.txt``."""
+    beside = image.with_suffix(".txt")
+    if beside.exists() or image.parent.name != "images":
+        return beside
+    return image.parent.parent / "labels" / (image.stem + ".txt")
+
+
+def iter_labelled_images(root: Path) -> Iterable[Path]:
+    """Every .jpg/.png below ``root`` that has a label file, sorted."""
+    for image in sorted(root.rglob("*")):
+        if image.suffix.lower() in (".jpg", ".jpeg", ".png") and label_path_for(image).exists():
+            yield image
+
+
+def overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box (a read box may include a die's sides)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    iw = min(ax + aw, bx + bw) - max(ax, bx)
+    ih = min(ay + ah, by + bh) - max(ay, by)
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return iw * ih / max(1, min(aw * ah, bw * bh))
+
+
+@dataclass
+class Score:
+    """Running totals over labelled images."""
+
+    labelled: int = 0          # labelled dice
+    matched: int = 0           # labelled dice with a read die over them
+    right: int = 0             # ... whose read value equals the label
+    read: int = 0              # dice the reader reported
+    images: int = 0
+    ok_images: int = 0
+    ok_right: int = 0          # ok images whose multiset of values equals the labels'
+    unsure_images: int = 0
+    void_images: int = 0
+
+    def add(self, labels: Sequence[LabelledDie], status: str, dice: Sequence[tuple[int, Box]]) -> bool:
+        """Add one image; returns whether its multiset of values is right."""
+        self.images += 1
+        self.labelled += len(labels)
+        self.read += len(dice)
+        used: set[int] = set()
+        for label in labels:
+            best, best_i = 0.3, -1
+            for i, (_, box) in enumerate(dice):
+                if i not in used and (o := overlap(label.box, box)) > best:
+                    best, best_i = o, i
+            if best_i >= 0:
+                used.add(best_i)
+                self.matched += 1
+                self.right += dice[best_i][0] == label.value
+        multiset_right = Counter(v for v, _ in dice) == Counter(lab.value for lab in labels)
+        if status == "ok":
+            self.ok_images += 1
+            self.ok_right += multiset_right
+        elif status == "unsure":
+            self.unsure_images += 1
+        else:
+            self.void_images += 1
+        return multiset_right
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {
+            "images": self.images, "labelled_dice": self.labelled, "read_dice": self.read,
+            "matched_dice": self.matched, "right_dice": self.right,
+            "per_die_accuracy": round(self.right / self.labelled, 4) if self.labelled else 0.0,
+            "accuracy_of_matched": round(self.right / self.matched, 4) if self.matched else 0.0,
+            "ok_images": self.ok_images, "ok_images_multiset_right": self.ok_right,
+            "ok_images_multiset_wrong": self.ok_images - self.ok_right,
+            "unsure_images": self.unsure_images, "void_images": self.void_images,
+        }

@@ -1,0 +1,341 @@
+"""The roulette reader: rotor and ball tracked from an overhead camera, the number once the ball rests.
+
+Per frame (calibrated wheel geometry, so only a few thousand pixels are read):
+
+- the rotor angle is the angle of the green zero on the pocket ring;
+- the ball is the small bright spot standing out of its ring's median in a
+  polar unwrap of the track and pocket annulus;
+- the ball's and the rotor's angles are unwrapped over time, giving both
+  directions and the number of ball turns on the track.
+
+A spin ends ``ok`` when the ball has stayed at one place relative to the
+rotor for ``rest_frames`` frames, inside one pocket.  It ends ``void`` when
+the ball was launched in the rotor's direction (seed 000, Roulett rule 2),
+made fewer than ``min_turns`` turns, or left the wheel; ``unsure`` when the
+ball was lost, rests on a fret, never rests, or the wheel is not where it was
+calibrated.  Pockets run clockwise as seen from the camera in the order
+``ORDER`` (mount the camera so that holds, or set ``clockwise=False``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from drivers.vision.calibration import RouletteCalibration
+
+ORDER = (0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1, 20, 14, 31, 9,
+         22, 18, 29, 7, 28, 12, 35, 3, 26)
+STEP = 2 * math.pi / 37
+ANGLES = 360
+
+
+@dataclass(frozen=True)
+class RouletteOptions:
+    min_turns: float = 3.0  # ball turns on the track below which the spin is void
+    rest_frames: int = 8  # frames the ball must keep its pocket (8 at 30 fps: 267 ms)
+    lost_frames: int = 12  # frames without the ball, mid-spin, before the spin is called lost
+    fret_margin: float = 0.4  # share of a pocket width off centre beyond which the ball is on a fret
+    clockwise: bool = True  # pocket order runs clockwise as the camera sees the wheel
+
+
+@dataclass(frozen=True)
+class SpinResult:
+    number: int | None
+    frame: int
+    status: str
+    reason: str
+    ball_direction: str | None
+    rotor_direction: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"number": self.number, "frame": self.frame, "status": self.status, "reason": self.reason,
+                "ball_direction": self.ball_direction, "rotor_direction": self.rotor_direction}
+
+
+def _wrap(a: float) -> float:
+    return (a + math.pi) % (2 * math.pi) - math.pi
+
+
+class RouletteReader:
+    """Feed frames in order with ``update``; it returns a SpinResult when a spin ends."""
+
+    def __init__(self, calibration: RouletteCalibration, options: RouletteOptions | None = None) -> None:
+        self.cal = calibration
+        self.opt = options or RouletteOptions()
+        cx, cy = calibration.centre
+        r_in, r_out = calibration.inner_radius, calibration.track_radius
+        self.radii = np.linspace(r_in - 4, r_out + 24, 40).astype(np.float32)
+        theta = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False).astype(np.float32)
+        self.map_x = (cx + self.radii[:, None] * np.cos(theta)[None, :]).astype(np.float32)
+        self.map_y = (cy + self.radii[:, None] * np.sin(theta)[None, :]).astype(np.float32)
+        pr = calibration.pocket_radius
+        ring_r = pr + 0.55 * (calibration.pocket_radius - calibration.inner_radius)
+        self.zero_row = int(np.argmin(np.abs(self.radii - ring_r)))
+        self.pocket_rows = (int(np.argmin(np.abs(self.radii - calibration.inner_radius))),
+                            int(np.argmin(np.abs(self.radii - (2 * pr - calibration.inner_radius)))))
+        self.track_row = int(np.argmin(np.abs(self.radii - (r_out - 0.5 * (r_out - ring_r) / 2))))
+        self.reset()
+
+    def reset(self) -> None:
+        self.phase = "wait"
+        self.frame = -1
+        self.rotor: float | None = None
+        self.rotor_unwrapped = 0.0
+        self.ball_prev: float | None = None
+        self.ball_travel = 0.0
+        self.track_travel = 0.0
+        self.rotor_travel = 0.0
+        self.missing = 0
+        self.rest_count = 0
+        self.rel_prev: float | None = None
+        self.moving_frames = 0
+        self.left = False
+        self.bad_view = 0
+        self.quiet = 0
+        self.absent = 0
+        self.seen_run = 0
+        self.out_run = 0
+
+    # -- per-frame measurements --------------------------------------------------------------
+    def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
+        """(rotor angle of the zero, (ball angle, ball radius)) in this frame; None where not seen."""
+        polar = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR)
+        row = polar[self.zero_row - 1:self.zero_row + 2].astype(np.int16).mean(axis=0)
+        b, g, r = row[:, 0], row[:, 1], row[:, 2]
+        green = (g > r + 35) & (g > b + 25)
+        rotor = None
+        if 3 <= int(green.sum()) <= ANGLES // 20:
+            idx = np.nonzero(green)[0]
+            ang = idx * 2 * math.pi / ANGLES
+            rotor = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
+        bright = polar.min(axis=2).astype(np.int16)
+        diff = bright - np.median(bright, axis=1, keepdims=True).astype(np.int16)
+        cand = (diff > 45).astype(np.uint8)
+        count, labels, stats, cents = cv2.connectedComponentsWithStats(cand, connectivity=8)
+        best = None
+        for i in range(1, count):
+            area = stats[i, cv2.CC_STAT_AREA]
+            w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+            if not 3 <= area <= 80 or w > 12 or h > 12:
+                continue
+            score = float(diff[labels == i].mean())
+            if best is None or score > best[0]:
+                best = (score, cents[i][0], cents[i][1])
+        ball = None
+        if best is not None:
+            ang = best[1] * 2 * math.pi / ANGLES
+            rad = float(np.interp(best[2], np.arange(len(self.radii)), self.radii))
+            ball = (_wrap(ang), rad)
+        return rotor, ball
+
+    # -- the spin ------------------------------------------------------------------------------
+    def update(self, index: int, frame: np.ndarray) -> SpinResult | None:
+        self.frame = index
+        if self.cal.check(frame):
+            self.bad_view += 1
+            if self.bad_view >= 5 and self.phase != "wait":
+                return self._end("unsure", "the wheel is not where it was calibrated (camera moved or covered)")
+            return None
+        self.bad_view = 0
+        rotor, ball = self.measure(frame)
+        if self.phase == "done":
+            # After a result, a new spin may start only once the ball has been quiet (resting in a pocket,
+            # or picked up) for a while: the rest of a lost or void spin is not a new spin.
+            if ball is None:
+                self.absent += 1
+            else:
+                moving = self.ball_prev is None or abs(_wrap(ball[0] - self.ball_prev)) > 0.05
+                self.quiet = 0 if moving else self.quiet + 1
+                self.absent = 0
+            self.ball_prev = ball[0] if ball is not None else None
+            if self.quiet >= 15 or self.absent >= 90:
+                self.phase = "wait"
+            return None
+        if rotor is not None:
+            if self.rotor is not None:
+                d = _wrap(rotor - self.rotor)
+                if self.phase != "wait":
+                    self.rotor_travel += d
+            self.rotor = rotor
+        pr, tr = self.cal.pocket_radius, self.cal.track_radius
+        if ball is None:
+            self.missing += 1
+            if self.phase in ("spin", "drop") and self.missing > self.opt.lost_frames:
+                return self._end("unsure", "ball lost: not seen for "
+                                            f"{self.missing} frames")
+            return None
+        angle, radius = ball
+        if self.phase == "done":
+            return None
+        if self.phase in ("spin", "drop") and self.ball_prev is not None and \
+                abs(_wrap(angle - self.ball_prev)) > 0.9 * (1 + self.missing):
+            ball = None  # a jump no ball makes: something else bright, not the ball
+        if ball is None:
+            self.seen_run = 0
+            self.missing += 1
+            if self.missing > self.opt.lost_frames:
+                return self._end("unsure", f"ball lost: not seen for {self.missing} frames")
+            return None
+        if self.phase == "spin" and self.ball_prev is not None and radius > (self.cal.pocket_radius + tr) / 2 + 8 \
+                and abs(_wrap(angle - self.ball_prev)) < 0.02:
+            ball = None  # a still bright spot on the track mid-spin is a glint, not the ball
+            self.seen_run = 0
+            self.missing += 1
+            if self.missing > self.opt.lost_frames:
+                return self._end("unsure", f"ball lost: not seen for {self.missing} frames")
+            return None
+        self.seen_run += 1
+        if self.missing and self.seen_run < 2 and self.phase in ("spin", "drop"):
+            # One sighting after a gap may be a glint; the ball counts as found again on the second.
+            self.missing += 1
+            if self.missing > self.opt.lost_frames:
+                return self._end("unsure", f"ball lost: not seen for {self.missing} frames")
+            return None
+        self.missing = 0
+        if radius > tr + 10:
+            # Beyond the track: the ball leaving the wheel only if seen there twice, where the ball was.
+            near = self.ball_prev is not None and abs(_wrap(angle - self.ball_prev)) < 0.9
+            self.out_run = self.out_run + 1 if near and self.phase in ("spin", "drop") else 0
+            if self.out_run >= 2:
+                return self._end("void", "the ball left the wheel")
+            return None
+        self.out_run = 0
+        on_track = radius > (pr + tr) / 2 + 8
+        d = _wrap(angle - self.ball_prev) if self.ball_prev is not None else 0.0
+        self.ball_prev = angle
+        if self.phase == "wait":
+            if on_track and abs(d) > 0.05:
+                self.moving_frames += 1
+                self.ball_travel += d
+                if self.moving_frames >= 3:
+                    self.phase = "spin"
+                    self.track_travel = self.ball_travel
+                    self.rotor_travel = 0.0
+            else:
+                self.moving_frames = 0
+                self.ball_travel = 0.0
+            return None
+        if self.phase == "spin":
+            if on_track:
+                self.track_travel += d
+                return None
+            self.phase = "drop"
+        if self.rotor is None:
+            return None
+        rel = _wrap(angle - self.rotor)
+        if self.rel_prev is not None and abs(_wrap(rel - self.rel_prev)) < 0.02 and not on_track:
+            self.rest_count += 1
+        else:
+            self.rest_count = 0
+        self.rel_prev = rel
+        if self.rest_count >= self.opt.rest_frames:
+            return self._settle(rel)
+        return None
+
+    def finish(self) -> SpinResult | None:
+        """The stream ended: a spin still going is unsure."""
+        if self.phase in ("spin", "drop"):
+            return self._end("unsure", "no stable pocket: the ball had not come to rest when the frames ended")
+        return None
+
+    def _directions(self) -> tuple[str | None, str | None]:
+        ball = None if abs(self.track_travel) < 0.5 else ("cw" if self.track_travel > 0 else "ccw")
+        rotor = None if abs(self.rotor_travel) < 0.05 else ("cw" if self.rotor_travel > 0 else "ccw")
+        return ball, rotor
+
+    def _settle(self, rel: float) -> SpinResult:
+        ball_dir, rotor_dir = self._directions()
+        turns = abs(self.track_travel) / (2 * math.pi)
+        if rotor_dir is None:
+            return self._end("unsure", "the rotor was not seen turning: the launch direction cannot be checked")
+        if ball_dir == rotor_dir:
+            return self._end("void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)")
+        if turns < self.opt.min_turns:
+            return self._end("void", f"too few ball turns ({turns:.1f} < {self.opt.min_turns:g})")
+        pos = (rel if self.opt.clockwise else -rel) / STEP
+        k = round(pos)
+        if abs(pos - k) > self.opt.fret_margin:
+            return self._end("unsure", "no stable pocket: the ball rests on a fret")
+        return self._end("ok", "", ORDER[k % 37])
+
+    def _end(self, status: str, reason: str, number: int | None = None) -> SpinResult:
+        ball_dir, rotor_dir = self._directions()
+        result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir)
+        rotor = self.rotor
+        self.reset()
+        self.rotor = rotor
+        self.phase = "done"
+        return result
+
+
+def read_spins(frames: Any, reader: RouletteReader) -> list[SpinResult]:
+    """Every spin in a frame sequence ((index, frame) pairs)."""
+    out = []
+    for index, frame in frames:
+        result = reader.update(index, frame)
+        if result is not None:
+            out.append(result)
+    end = reader.finish()
+    if end is not None:
+        out.append(end)
+    return out
+
+
+# Ring radii as shares of the outer rim radius (a typical single-zero wheel seen from above).
+TRACK_SHARE, POCKET_SHARE, INNER_SHARE = 0.927, 0.681, 0.595
+
+
+def find_wheel(frame: np.ndarray) -> RouletteCalibration | None:
+    """The wheel in one frame (the largest strong circle), with ring radii from typical proportions."""
+    h, w = frame.shape[:2]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    small = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 1.5)
+    circles = cv2.HoughCircles(small, cv2.HOUGH_GRADIENT, dp=1.5, minDist=min(h, w) / 4, param1=80, param2=40,
+                               minRadius=min(h, w) // 8, maxRadius=min(h, w) // 2)
+    if circles is None:
+        return None
+    x, y, r = max(circles[0], key=lambda c: c[2])
+    x, y, rim = 2 * float(x), 2 * float(y), 2 * float(r)
+    return _refine(frame, (x, y), rim) or RouletteCalibration((x, y), rim * POCKET_SHARE, rim * TRACK_SHARE,
+                                                              rim * INNER_SHARE, (w, h))
+
+
+def _refine(frame: np.ndarray, centre: tuple[float, float], rim: float) -> RouletteCalibration | None:
+    """Ring radii measured on the frame: the pocket ring is where the green zero shows along the
+    radius, the track is the bright band outside it.  None when the zero is not found."""
+    h, w = frame.shape[:2]
+    theta = np.linspace(0, 2 * math.pi, 360, endpoint=False)
+    radii = np.arange(int(0.3 * rim), int(1.15 * rim))
+    xs = np.clip((centre[0] + radii[:, None] * np.cos(theta)).astype(np.int32), 0, w - 1)
+    ys = np.clip((centre[1] + radii[:, None] * np.sin(theta)).astype(np.int32), 0, h - 1)
+    ring = frame[ys, xs].astype(np.int16)  # radii x angles x BGR
+    b, g, r = ring[..., 0], ring[..., 1], ring[..., 2]
+    green = ((g > r + 35) & (g > b + 25)).sum(axis=1)
+    rows = (green >= 3) & (green <= 30)
+    best, start = (0, 0), None
+    for i, on in enumerate(list(rows) + [False]):  # the longest run of radii showing only the zero
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            if i - start > best[1] - best[0]:
+                best = (start, i)
+            start = None
+    if best[1] - best[0] < 5:
+        return None
+    inner, outer = float(radii[best[0]]), float(radii[best[1] - 1])
+    bright = np.median(ring.min(axis=2), axis=1)
+    beyond = np.nonzero(radii > outer)[0]
+    if len(beyond) == 0:
+        return None
+    level = float(bright[beyond].max())
+    band = [i for i in beyond if bright[i] > 0.75 * level]
+    if not band:
+        return None
+    track = float(radii[max(band)])
+    return RouletteCalibration(centre, (inner + outer) / 2, track, inner, (w, h))

@@ -1,0 +1,50 @@
+"""Scoring a reader's answer against synthetic truth: right, honestly unsure, or confidently wrong."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+
+def judge_dice(truth: dict[str, Any], answer: dict[str, Any]) -> str:
+    """'right', 'void_right', 'unsure' or 'wrong' for one throw."""
+    status = answer["status"]
+    if status == "unsure":
+        return "right" if truth["status"] == "unsure" else "unsure"
+    if truth["status"] == "unsure":
+        return "wrong"
+    if truth["status"] == "void":
+        return "void_right" if status == "void" else "wrong"
+    if status != "ok":
+        return "wrong"
+    want = Counter((d["value"], d["color"]) for d in truth["dice"])
+    got = Counter((d["value"], d["color"]) for d in answer["dice"])
+    if want == got:
+        return "right"
+    # Colours the table does not name (white, blue, yellow) are judged by value only.
+    if Counter(v for v, _ in want.elements()) == Counter(v for v, _ in got.elements()) \
+            and truth["kind"] in ("sicbo", "colours"):
+        return "right"
+    return "wrong"
+
+
+def judge_spin(truth: dict[str, Any], answer: dict[str, Any] | None) -> str:
+    """The same for one roulette spin."""
+    if answer is None or answer["status"] == "unsure":
+        return "right" if truth["status"] == "unsure" else "unsure"
+    if truth["status"] == "void":
+        return "void_right" if answer["status"] == "void" else "wrong"
+    if truth["status"] == "unsure":
+        return "wrong"
+    if answer["status"] == "ok" and answer["number"] == truth["number"]:
+        return "right"
+    return "wrong"
+
+
+def summarise(verdicts: list[str]) -> dict[str, Any]:
+    n = len(verdicts) or 1
+    c = Counter(verdicts)
+    return {"count": len(verdicts), "right": c["right"], "void_right": c["void_right"], "unsure": c["unsure"],
+            "confident_wrong": c["wrong"], "share_right": round(c["right"] / n, 4),
+            "share_void_right": round(c["void_right"] / n, 4), "share_unsure": round(c["unsure"] / n, 4),
+            "share_right_or_honestly_unsure": round((n - c["wrong"]) / n, 5)}

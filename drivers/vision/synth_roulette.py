@@ -1,0 +1,209 @@
+"""Seeded synthetic roulette spins seen from overhead, with their truth (OpenCV and numpy only).
+
+The wheel: a wooden rim, the light ball track, the ring of 37 pockets
+(single-zero order, clockwise as seen from the camera, zero green), and the
+rotor cone with four spokes.  The rotor turns slowly one way; the ball is
+launched the other way on the track, slows down, drops into the pocket ring,
+bounces a little and comes to rest in a pocket, turning with the rotor.
+
+``kind`` picks a case: ``ok``, ``same_direction`` (ball launched in the
+rotor's direction: void, seed 000 Roulett rule 2), ``few_turns`` (void),
+``lost`` (the ball hidden for a long stretch: unsure), ``left_wheel`` (the
+ball jumps out: void), ``no_rest`` (the clip ends before the ball rests:
+unsure).  Photometric distortions (light, colour, glare, blur, noise, JPEG)
+come from ``distort`` with the same strength scale as the dice scenes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import cv2
+import numpy as np
+
+from drivers.vision import distort
+from drivers.vision.calibration import RouletteCalibration
+
+SIZE = (640, 480)
+CENTRE = (320.0, 240.0)
+RIM = 232.0
+TRACK_OUT, TRACK_IN = 215.0, 180.0
+POCKET_OUT, POCKET_IN = 178.0, 138.0
+BALL_TRACK_R, BALL_POCKET_R = 199.0, 156.0
+BALL_RADIUS = 6
+ORDER = (0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1, 20, 14, 31, 9,
+         22, 18, 29, 7, 28, 12, 35, 3, 26)
+RED = frozenset((1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36))
+KINDS = ("ok", "same_direction", "few_turns", "lost", "left_wheel", "no_rest")
+FPS = 30
+
+
+def calibration() -> RouletteCalibration:
+    return RouletteCalibration(CENTRE, (POCKET_OUT + POCKET_IN) / 2, TRACK_OUT, POCKET_IN, SIZE)
+
+
+def _rotor_image() -> np.ndarray:
+    """The rotor (pockets, frets, cone, spokes) at angle 0 on a square canvas centred on the wheel."""
+    side = int(2 * POCKET_OUT + 8)
+    c = side / 2
+    img = np.zeros((side, side, 3), np.uint8)
+    step = 2 * math.pi / 37
+    for k, number in enumerate(ORDER):
+        a0, a1 = (k - 0.5) * step, (k + 0.5) * step
+        pts = []
+        for a in np.linspace(a0, a1, 6):
+            pts.append((c + POCKET_OUT * math.cos(a), c + POCKET_OUT * math.sin(a)))
+        for a in np.linspace(a1, a0, 6):
+            pts.append((c + POCKET_IN * math.cos(a), c + POCKET_IN * math.sin(a)))
+        color = (40, 140, 20) if number == 0 else ((30, 30, 180) if number in RED else (25, 25, 25))
+        cv2.fillPoly(img, [np.array(pts, np.int32)], color, cv2.LINE_AA)
+    for k in range(37):
+        a = (k + 0.5) * step
+        p0 = (int(c + POCKET_IN * math.cos(a)), int(c + POCKET_IN * math.sin(a)))
+        p1 = (int(c + POCKET_OUT * math.cos(a)), int(c + POCKET_OUT * math.sin(a)))
+        cv2.line(img, p0, p1, (40, 120, 150), 2, cv2.LINE_AA)
+    cv2.circle(img, (int(c), int(c)), int(POCKET_IN), (30, 70, 110), -1, cv2.LINE_AA)
+    for k in range(4):
+        a = k * math.pi / 2 + 0.3
+        cv2.line(img, (int(c), int(c)), (int(c + 95 * math.cos(a)), int(c + 95 * math.sin(a))), (60, 150, 190), 7,
+                 cv2.LINE_AA)
+    cv2.circle(img, (int(c), int(c)), 24, (150, 160, 170), -1, cv2.LINE_AA)
+    return img
+
+
+def _bowl(rng: np.random.Generator) -> np.ndarray:
+    w, h = SIZE
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = (30, 60, 25)
+    cx, cy = int(CENTRE[0]), int(CENTRE[1])
+    cv2.circle(img, (cx, cy), int(RIM), (25, 45, 80), -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), int(TRACK_OUT), (140, 180, 205), -1, cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), int(TRACK_IN), (90, 120, 150), -1, cv2.LINE_AA)
+    return img
+
+
+@dataclass(frozen=True)
+class SpinPlan:
+    """The physics of one spin, in frames and radians (angles grow clockwise on screen)."""
+
+    rotor_dir: int
+    ball_dir: int
+    rotor_speed: float  # rad/frame
+    rotor_start: float
+    ball_start: float
+    ball_speed0: float  # rad/frame at launch
+    track_frames: int  # frames on the track
+    drop_frames: int  # frames falling and bouncing
+    rest_frames: int  # frames resting until the clip ends
+    pocket: int  # index into ORDER
+    pocket_offset: float  # share of a pocket width off its centre
+    lost: tuple[int, int] | None = None  # frames the ball is hidden
+    leaves_at: int | None = None  # frame the ball jumps out of the wheel
+
+
+def plan(seed: int, kind: str) -> SpinPlan:
+    if kind not in KINDS:
+        raise ValueError(f"unknown roulette scene kind {kind!r}; one of {', '.join(KINDS)}")
+    rng = np.random.default_rng(seed)
+    rotor_dir = 1 if rng.random() < 0.5 else -1
+    ball_dir = rotor_dir if kind == "same_direction" else -rotor_dir
+    turns = float(rng.uniform(1.2, 2.6)) if kind == "few_turns" else float(rng.uniform(5.0, 8.0))
+    track_frames = int(rng.integers(120, 180)) if kind != "few_turns" else int(rng.integers(40, 60))
+    # constant deceleration to a third of the launch speed: distance = mean speed * frames
+    speed0 = 2 * math.pi * turns / (track_frames * (1 + 1 / 3) / 2)
+    lost = None
+    if kind == "lost":
+        start = int(rng.integers(20, track_frames - 50))
+        lost = (start, start + int(rng.integers(25, 40)))
+    leaves = int(rng.integers(20, track_frames - 5)) if kind == "left_wheel" else None
+    rest = 3 if kind == "no_rest" else int(rng.integers(20, 30))
+    return SpinPlan(rotor_dir, ball_dir, float(rng.uniform(0.015, 0.05)), float(rng.uniform(0, 2 * math.pi)),
+                    float(rng.uniform(0, 2 * math.pi)), speed0, track_frames, int(rng.integers(20, 30)), rest,
+                    int(rng.integers(0, 37)), float(rng.uniform(-0.25, 0.25)), lost, leaves)
+
+
+def frames(seed: int, kind: str = "ok", strength: float = 0.0) -> Iterator[np.ndarray]:
+    """The frames of one spin (a few quiet frames, the spin, the ball at rest)."""
+    p = plan(seed, kind)
+    rng = np.random.default_rng(seed + 7_000_000)
+    bowl = _bowl(rng)
+    rotor = _rotor_image()
+    side = rotor.shape[0]
+    rotor_mask = np.zeros((side, side), np.uint8)
+    cv2.circle(rotor_mask, (side // 2, side // 2), int(POCKET_OUT) + 1, 255, -1)
+    dist = distort.draw_distortion(rng, strength)
+    dist = distort.Distortion(0.0, 0.0, dist.light, dist.warmth, dist.glare, dist.blur, dist.noise, dist.jpeg)
+    offsets = distort.offset_fields(SIZE, dist, rng)
+    lead = 5
+    total = lead + p.track_frames + p.drop_frames + p.rest_frames
+    step = 2 * math.pi / 37
+    ball_angle = p.ball_start
+    x0, y0 = int(CENTRE[0] - side / 2), int(CENTRE[1] - side / 2)
+    rotated = np.empty_like(rotor)
+    for f in range(total):
+        rotor_angle = p.rotor_start + p.rotor_dir * p.rotor_speed * f
+        m = cv2.getRotationMatrix2D((side / 2, side / 2), -math.degrees(rotor_angle), 1.0)
+        img = bowl.copy()
+        roi = img[y0:y0 + side, x0:x0 + side]
+        # The rotor is round: rotating it inside its own disc needs no mask once the disc is pasted.
+        cv2.warpAffine(rotor, m, (side, side), dst=rotated)
+        cv2.copyTo(rotated, rotor_mask, roi)
+        t = f - lead
+        ball = None
+        target = rotor_angle + (p.pocket + p.pocket_offset) * step
+        if t < 0:
+            ball = None
+        elif t < p.track_frames:
+            speed = p.ball_speed0 * (1 - (2 / 3) * t / p.track_frames)
+            ball_angle += p.ball_dir * speed
+            r = BALL_TRACK_R
+            if p.leaves_at is not None and t >= p.leaves_at:
+                r = BALL_TRACK_R + 14 * (t - p.leaves_at + 1)
+            ball = (ball_angle, r)
+        elif t < p.track_frames + p.drop_frames:
+            u = (t - p.track_frames) / p.drop_frames
+            # fall inwards and swing towards the final pocket (which turns with the rotor)
+            ease = 1 - (1 - u) ** 3
+            lag = (1 - ease) * (ball_angle - target + math.pi) % (2 * math.pi) - math.pi
+            bounce = 0.0 if u > 0.6 and kind != "no_rest" else 0.08 * math.sin(u * 25)
+            ball = (target + lag * (1 - ease) + bounce, BALL_TRACK_R + (BALL_POCKET_R - BALL_TRACK_R) * min(1, 2 * u))
+            if p.leaves_at is not None:
+                ball = None
+        else:
+            ball = None if p.leaves_at is not None else (target, BALL_POCKET_R)
+            if kind == "no_rest" and ball is not None:
+                ball = (target + 0.25 * math.sin(f), BALL_POCKET_R)
+        if p.lost is not None and p.lost[0] <= t < p.lost[1]:
+            ball = None
+            cv2.ellipse(img, (int(CENTRE[0] + 120), int(CENTRE[1] + 200)), (120, 160), -30, 0, 360,
+                        (120, 160, 215), -1, cv2.LINE_AA)
+        if ball is not None:
+            bx = CENTRE[0] + ball[1] * math.cos(ball[0])
+            by = CENTRE[1] + ball[1] * math.sin(ball[0])
+            if 0 <= bx < SIZE[0] and 0 <= by < SIZE[1]:
+                cv2.circle(img, (int(round(bx)), int(round(by))), BALL_RADIUS, (245, 245, 245), -1, cv2.LINE_AA)
+        yield distort.apply(img, dist, rng, offset=offsets[f % len(offsets)] if offsets else None)
+
+
+def truth(seed: int, kind: str = "ok", strength: float = 0.0) -> dict[str, Any]:
+    """What a correct reader says about this spin."""
+    p = plan(seed, kind)
+    status, reason, number = "ok", "", ORDER[p.pocket]
+    if kind == "same_direction":
+        status, reason = "void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)"
+    elif kind == "few_turns":
+        status, reason = "void", "too few ball turns"
+    elif kind == "left_wheel":
+        status, reason = "void", "the ball left the wheel"
+    elif kind in ("lost", "no_rest"):
+        status, reason = "unsure", "ball lost" if kind == "lost" else "no stable pocket"
+    lead = 5
+    return {"seed": seed, "kind": kind, "strength": strength, "status": status, "reason": reason,
+            "number": number if status == "ok" else None,
+            "rest_frame": lead + p.track_frames + p.drop_frames,
+            "ball_direction": "cw" if p.ball_dir > 0 else "ccw",
+            "rotor_direction": "cw" if p.rotor_dir > 0 else "ccw",
+            "frames": lead + p.track_frames + p.drop_frames + p.rest_frames,
+            "calibration": calibration().to_json()}

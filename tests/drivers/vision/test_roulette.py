@@ -1,0 +1,83 @@
+"""The roulette reader on generated spins: the number, each void and unsure reason, directions, the CLI form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from drivers.vision import synth_roulette as S
+from drivers.vision.calibration import RouletteCalibration
+from drivers.vision.roulette import ORDER, RouletteReader, find_wheel, read_spins
+from tests.tablectl import run_tablectl
+
+
+def _spins(seed: int, kind: str, strength: float = 0.0) -> tuple[dict, list[dict]]:
+    reader = RouletteReader(S.calibration())
+    return S.truth(seed, kind, strength), [s.as_json() for s in read_spins(enumerate(S.frames(seed, kind, strength)),
+                                                                           reader)]
+
+
+def test_pocket_order_is_the_single_zero_wheel() -> None:
+    assert ORDER == S.ORDER and sorted(ORDER) == list(range(37)) and ORDER[:4] == (0, 32, 15, 19)
+
+
+@pytest.mark.parametrize("seed,strength", [(500, 0.0), (501, 0.3)])
+def test_spin_reads_the_number_and_both_directions(seed: int, strength: float) -> None:
+    truth, spins = _spins(seed, "ok", strength)
+    assert len(spins) == 1, spins
+    spin = spins[0]
+    assert spin["status"] == "ok" and spin["number"] == truth["number"]
+    assert spin["ball_direction"] == truth["ball_direction"] != spin["rotor_direction"] == truth["rotor_direction"]
+    # the result comes at most 300 ms (9 frames at 30 fps) after the ball comes to rest
+    assert 0 <= spin["frame"] - truth["rest_frame"] <= 9
+
+
+@pytest.mark.parametrize("kind,status,needle", [
+    ("same_direction", "void", "Roulett rule 2"),
+    ("few_turns", "void", "too few ball turns"),
+    ("left_wheel", "void", "left the wheel"),
+    ("lost", "unsure", "ball lost"),
+    ("no_rest", "unsure", "no stable pocket"),
+])
+def test_each_void_and_unsure_reason(kind: str, status: str, needle: str) -> None:
+    truth, spins = _spins(510, kind)
+    assert truth["status"] == status
+    assert spins and spins[0]["status"] == status and needle in spins[0]["reason"], spins
+    assert spins[0]["number"] is None
+
+
+def test_moved_camera_makes_the_spin_unsure() -> None:
+    cal = S.calibration()
+    moved = RouletteCalibration((cal.centre[0] + 60, cal.centre[1]), cal.pocket_radius, cal.track_radius,
+                                cal.inner_radius, cal.size)
+    frames = list(enumerate(S.frames(500, "ok", 0.0)))
+    assert cal.check(frames[0][1]) == ""
+    assert "not where it was calibrated" in moved.check(frames[0][1])
+
+
+def test_wheel_found_in_a_frame() -> None:
+    frame = next(iter(S.frames(500, "ok", 0.3)))
+    found = find_wheel(frame)
+    assert found is not None
+    cal = S.calibration()
+    assert abs(found.centre[0] - cal.centre[0]) < 4 and abs(found.centre[1] - cal.centre[1]) < 4
+    assert abs(found.pocket_radius - cal.pocket_radius) < 6 and abs(found.track_radius - cal.track_radius) < 6
+
+
+def test_roulette_cli_json_on_a_generated_video(tmp_path: Path) -> None:
+    done = run_tablectl("vision", "generate", "roulette", "--out", str(tmp_path), "--count", "1", "--seed", "500",
+                        "--kind", "ok", "--strength", "0.1")
+    assert done.returncode == 0, done.stderr
+    truth = json.loads((tmp_path / "spin_000500_ok.json").read_text())
+    done = run_tablectl("roulette", str(tmp_path / "spin_000500_ok.avi"), "--json",
+                        "--calibration", str(tmp_path / "roulette.cal.json"))
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert list(doc) == ["spins"] and len(doc["spins"]) == 1
+    spin = doc["spins"][0]
+    assert set(spin) == {"number", "frame", "status", "reason", "ball_direction", "rotor_direction"}
+    assert spin["status"] == "ok" and spin["number"] == truth["number"]
+    bad = run_tablectl("roulette", str(tmp_path / "nothing.avi"))
+    assert bad.returncode == 2 and "nothing.avi" in bad.stderr
