@@ -214,7 +214,8 @@ class BlackjackPlayers(Players):
         seat = prompt.seat
         box = round_.boxes.get(seat) if seat is not None else None
         hand = next((h for h in box.hands if not h.done), None) if box else None
-        if seat is None or hand is None or len(hand.cards) < 2 or CARD not in prompt.expects and "stand" not in prompt.expects:
+        deciding = CARD in prompt.expects or "stand" in prompt.expects
+        if seat is None or hand is None or len(hand.cards) < 2 or not deciding:
             return [CARD] if CARD in prompt.expects else []
         total, soft = hand.total
         values = hand.values

@@ -172,7 +172,8 @@ class VirtualCroupier:
         self.fast = fast
         self.changed = asyncio.Event()
         self.stopping = False
-        self.players = players_for(table.config.spec, table.round, random.Random(f"players:{seed}"), table.config.minor_unit)
+        self.players = players_for(table.config.spec, table.round, random.Random(f"players:{seed}"),
+                                   table.config.minor_unit)
         self.one_deck = shoe.decks == 1
         self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0}
         table.listeners.append(lambda _t, _r: self.changed.set())
