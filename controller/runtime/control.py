@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -25,6 +26,7 @@ from controller.runtime.auth import ConsoleUser
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Record
+from controller.runtime.logs import log
 from controller.runtime.selfcheck import check_code, code_digest
 from controller.runtime.watchdog import Notifier, Watchdog
 
@@ -242,17 +244,28 @@ class Services:
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
                                idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")
+            port = console.get("port")
+            if self.daemon.simulate:  # every device emulated: the console socket sits beside the journal, no UART
+                socket_path = str(Path(self.daemon.config.journal_path).with_name("console.sock"))
+                port = None
             if socket_path:
-                server = await serve_unix(host, str(socket_path))
-                self._closers.append(server.close)
-            if console.get("port"):
+                try:
+                    server = await serve_unix(host, str(socket_path))
+                    self._closers.append(server.close)
+                except OSError as exc:
+                    log(logging.ERROR, "console socket unavailable", path=str(socket_path), error=str(exc))
+            if port:
                 import serial  # the console's own port: opened exclusively, 8-N-1
 
-                port = serial.serial_for_url(console["port"], int(console.get("baud", 115200)), timeout=0.1,
-                                             exclusive=True)
-                serial_console = SerialConsole(host, loop, port)
-                serial_console.start()
-                self._closers.extend([serial_console.stop, port.close])
+                try:
+                    serial_port = serial.serial_for_url(port, int(console.get("baud", 115200)), timeout=0.1,
+                                                        exclusive=True)
+                except (OSError, ValueError) as exc:
+                    log(logging.ERROR, "console port unavailable", port=str(port), error=str(exc))
+                else:
+                    serial_console = SerialConsole(host, loop, serial_port)
+                    serial_console.start()
+                    self._closers.extend([serial_console.stop, serial_port.close])
         self.notifier.ready(f"table {self.daemon.config.table_id} open")
         if self.watchdog.interval:
             tasks.append(asyncio.create_task(self._beat()))
