@@ -172,6 +172,10 @@ class DiceReader:
         self._scale = 1
         self._table_half: np.ndarray | None = None
         self._table_small: np.ndarray | None = None
+        # What the last read measured per die and which blobs it set aside: a record for tuning the
+        # refusal thresholds on synthetic truth (docs/performance.md, "Vision"), not part of the answer.
+        self.last_features: list[dict[str, Any]] = []
+        self.last_rejected: list[tuple[str, float, bool]] = []
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -272,8 +276,8 @@ class DiceReader:
         if image is None or image.ndim != 3 or image.shape[0] < 32 or image.shape[1] < 32:
             return DiceResult("unsure", (), "no usable image")
         die = self._die_size(image)
-        self.last_features: list[dict[str, Any]] = []
-        self.last_rejected: list[tuple[str, float, bool]] = []
+        self.last_features = []
+        self.last_rejected = []
         blobs, mask = self._blobs(image, die)
         background = self._last_background
         cal = self.calibration

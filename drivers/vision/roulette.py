@@ -13,7 +13,9 @@ rotor for ``rest_frames`` frames, inside one pocket.  It ends ``void`` when
 the ball was launched in the rotor's direction (seed 000, Roulett rule 2),
 made fewer than ``min_turns`` turns, or left the wheel; ``unsure`` when the
 ball was lost, rests on a fret, never rests, or the wheel is not where it was
-calibrated.  Pockets run clockwise as seen from the camera in the order
+calibrated.  A spin that would end ``ok`` or ``void`` is ``unsure`` instead when
+its track was bridged: the ball unseen for ``max_gap`` frames in a row, or
+something over the track (``occluded_arc``) for two frames or more.  Pockets run clockwise as seen from the camera in the order
 ``ORDER`` (mount the camera so that holds, or set ``clockwise=False``).
 """
 
