@@ -287,6 +287,7 @@ class DiceReader:
         photo = cal is None
         candidates: list[_Blob] = []
         heap_dice: list[Die] = []
+        split_parts: set[int] = set()  # candidates cut out of a blob of touching dice
         for b in blobs:
             side = math.sqrt(b.area)
             (bw, bh) = b.rect[1]
@@ -309,6 +310,7 @@ class DiceReader:
                 parts = self._split(blob_mask_of(mask, b), b, die)
                 if parts:
                     candidates.extend(parts)
+                    split_parts.update(id(p) for p in parts)
                 elif not photo or side < 2.5 * die:
                     problems.append("dice touching or an object the size of several dice")
                     # Read what faces can be told apart in the heap; the image stays unsure.
@@ -354,7 +356,10 @@ class DiceReader:
             die_read = Die(face.value, color_name(patch), b.box, flat, face.confidence,
                            face.reason or tilt_reason)
             self.last_features[-1]["color"] = die_read.color
-            if not inside or not fully:
+            if (not inside or not fully) and id(b) in split_parts:
+                # Where touching dice were cut apart is a guess; a guessed part on the line must not void.
+                problems.append("touching dice at the edge of the throw area (cannot tell which side)")
+            elif not inside or not fully:
                 voids.append("a die off the throw area" if not inside else "a die on the edge of the throw area")
             if not flat:
                 voids.append("a die not lying flat")

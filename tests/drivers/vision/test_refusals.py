@@ -87,3 +87,9 @@ def test_occlusion_detector_sees_a_hand_not_the_ball() -> None:
     cv2.ellipse(covered, (440, 440), (120, 160), -30, 0, 360, (120, 160, 215), -1)
     reader.measure(covered)
     assert reader.occluded_arc() >= reader.opt.occluded_degrees
+
+
+def test_a_split_part_of_touching_dice_on_the_line_does_not_void() -> None:
+    truth, answer = read_scene(300334, "touching", 0.4)  # used to void: a split half called on the line
+    assert truth["status"] == "ok"
+    assert answer["status"] == "unsure" and "touching dice at the edge" in answer["reason"], answer
