@@ -29,7 +29,7 @@ def rss_mb() -> float:
     return 0.0
 
 
-def bench_dice(count: int) -> dict:
+def bench_dice(count: int, base: int = 100_000) -> dict:
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.calibration import DiceCalibration
     from drivers.vision.scoring import judge_dice, summarise
@@ -41,7 +41,7 @@ def bench_dice(count: int) -> dict:
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         strength = round((i // len(KINDS)) % 11 / 10, 1)
-        seed = 100_000 + i
+        seed = base + i
         image, truth = scene(seed, kind, strength)
         cd = truth["calibration"]
         cal = DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
@@ -51,7 +51,7 @@ def bench_dice(count: int) -> dict:
         verdicts.append(v)
         by_kind[kind].append(v)
         by_strength[str(strength)].append(v)
-        if v == "wrong" and len(wrong_examples) < 10:
+        if v == "wrong" and len(wrong_examples) < 40:
             wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
                                    "answer": answer["status"], "reason": answer["reason"]})
     return {"all": summarise(verdicts), "by_kind": {k: summarise(v) for k, v in by_kind.items()},
@@ -59,7 +59,7 @@ def bench_dice(count: int) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def bench_spins(count: int) -> dict:
+def bench_spins(count: int, base: int = 200_000) -> dict:
     from drivers.vision import synth_roulette as S
     from drivers.vision.roulette import RouletteReader, read_spins
     from drivers.vision.scoring import judge_spin, summarise
@@ -71,7 +71,7 @@ def bench_spins(count: int) -> dict:
     for i in range(count):
         kind = S.KINDS[i % len(S.KINDS)]
         strength = round((i // len(S.KINDS)) % 11 / 10, 1)
-        seed = 200_000 + i
+        seed = base + i
         truth = S.truth(seed, kind, strength)
         spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
         answer = spins[0].as_json() if spins else None
@@ -81,7 +81,7 @@ def bench_spins(count: int) -> dict:
         by_strength[str(strength)].append(v)
         if v == "right" and truth["status"] == "ok":
             latency_frames.append(answer["frame"] - truth["rest_frame"])
-        if v == "wrong" and len(wrong_examples) < 10:
+        if v == "wrong" and len(wrong_examples) < 40:
             wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
                                    "number": truth["number"], "answer": answer})
     lat = sorted(latency_frames)
@@ -154,6 +154,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dice", type=int, default=10_000, help="synthetic dice throws")
     parser.add_argument("--spins", type=int, default=1_000, help="synthetic roulette spins")
+    parser.add_argument("--dice-seed", type=int, default=100_000, help="first seed of the dice throws")
+    parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
+    parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
     parser.add_argument("--speed-frames", type=int, default=300)
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
@@ -164,15 +167,16 @@ def main() -> int:
     started = time.time()
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
     report["speed"] = bench_speed(args.speed_frames)
-    report["synthetic_dice"] = bench_dice(args.dice)
-    report["synthetic_spins"] = bench_spins(args.spins)
+    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed)
+    report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed)
     photos = args.photos
     if photos is None:
         for cand in (ROOT.parent / "shared/data/dice-photos", ROOT.parent.parent / "shared/data/dice-photos"):
             if cand.is_dir():
                 photos = cand
                 break
-    report["real_photos"] = bench_real(photos) if photos and photos.is_dir() else "not found"
+    report["real_photos"] = ("skipped" if args.no_photos else
+                             bench_real(photos) if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}

@@ -51,6 +51,8 @@ class FaceReading:
     side_share: float = 0.0  # share of the patch that looks like a shaded side face of this die
     top_squeeze: float = 1.0  # short over long side of the top face (cos of the tilt)
     side_marks: int = 0  # squeezed pip marks beside the top face: pips of a side face in view
+    pip_area: float = 0.0  # the largest pip's area over the patch area (merged pips are large)
+    retried: bool = False  # read only after dropping marks taken for a side face's pips
 
 
 def rectify(image: np.ndarray, rect: tuple, grow: float = 1.0) -> np.ndarray:
@@ -151,7 +153,7 @@ def read_face(patch: np.ndarray, felt_lab: np.ndarray | None = None,
     base = _read_face(patch, region, felt_lab)
     side_share, squeeze = tilt_evidence(patch, felt_lab)
     return FaceReading(base.value, base.confidence, base.reason, base.spread, base.anisotropy, side_share, squeeze,
-                       base.side_marks)
+                       base.side_marks, base.pip_area, base.retried)
 
 
 def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
@@ -178,7 +180,7 @@ def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
             squeezed = sum(1 for p in pips if p not in top and p[3] < 0.6
                            and math.hypot(p[0] - tx, p[1] - ty) > 0.33 * PATCH)
             return FaceReading(second.value, round(second.confidence * 0.9, 3), "", second.spread,
-                               second.anisotropy, side_marks=squeezed)
+                               second.anisotropy, side_marks=squeezed, pip_area=second.pip_area, retried=True)
     return first
 
 
@@ -198,7 +200,7 @@ def _judge(pips: list[tuple[float, float, float, float]]) -> FaceReading:
         if area < 0.015 * PATCH * PATCH:
             return FaceReading(None, 0.2, "a single small mark, not a clear one", 0.0, ratio)
         conf = 0.9 if ratio > 0.7 else 0.6
-        return FaceReading(1, conf, "", 0.0, ratio)
+        return FaceReading(1, conf, "", 0.0, ratio, pip_area=area / (PATCH * PATCH))
     if areas.max() > 3.0 * areas.min():
         return FaceReading(None, 0.2, "pips of very different sizes", 0.0, roundness)
     d = [float(np.hypot(*(pts[i] - pts[j]))) for i in range(n) for j in range(i + 1, n)]
@@ -218,4 +220,4 @@ def _judge(pips: list[tuple[float, float, float, float]]) -> FaceReading:
     conf = max(0.0, 1.0 - err * 3.0) * (0.95 if roundness > 0.6 else 0.7)
     if n == 2:
         conf = 0.85 if roundness > 0.6 else 0.6
-    return FaceReading(n, round(conf, 3), "", spread, roundness)
+    return FaceReading(n, round(conf, 3), "", spread, roundness, pip_area=float(areas.max()) / (PATCH * PATCH))

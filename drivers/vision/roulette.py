@@ -13,7 +13,9 @@ rotor for ``rest_frames`` frames, inside one pocket.  It ends ``void`` when
 the ball was launched in the rotor's direction (seed 000, Roulett rule 2),
 made fewer than ``min_turns`` turns, or left the wheel; ``unsure`` when the
 ball was lost, rests on a fret, never rests, or the wheel is not where it was
-calibrated.  Pockets run clockwise as seen from the camera in the order
+calibrated.  A spin that would end ``ok`` or ``void`` is ``unsure`` instead when
+its track was bridged: the ball unseen for ``max_gap`` frames in a row, or
+something over the track (``occluded_arc``) for two frames or more.  Pockets run clockwise as seen from the camera in the order
 ``ORDER`` (mount the camera so that holds, or set ``clockwise=False``).
 """
 
@@ -41,6 +43,8 @@ class RouletteOptions:
     lost_frames: int = 12  # frames without the ball, mid-spin, before the spin is called lost
     fret_margin: float = 0.4  # share of a pocket width off centre beyond which the ball is on a fret
     clockwise: bool = True  # pocket order runs clockwise as the camera sees the wheel
+    max_gap: int = 8  # a spin whose ball went unseen this many frames in a row is unsure, not bridged
+    occluded_degrees: int = 20  # an unbroken arc this wide unlike the rest of the track: something over it
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ class SpinResult:
     reason: str
     ball_direction: str | None
     rotor_direction: str | None
+    gap: int = 0  # the longest run of frames the ball was not seen mid-spin (not in the JSON)
+    occluded: int = 0  # frames mid-spin the calibration check failed (something over the wheel)
 
     def as_json(self) -> dict[str, Any]:
         return {"number": self.number, "frame": self.frame, "status": self.status, "reason": self.reason,
@@ -79,6 +85,7 @@ class RouletteReader:
         self.pocket_rows = (int(np.argmin(np.abs(self.radii - calibration.inner_radius))),
                             int(np.argmin(np.abs(self.radii - (2 * pr - calibration.inner_radius)))))
         self.track_row = int(np.argmin(np.abs(self.radii - (r_out - 0.5 * (r_out - ring_r) / 2))))
+        self._polar = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
         self.reset()
 
     def reset(self) -> None:
@@ -100,11 +107,14 @@ class RouletteReader:
         self.absent = 0
         self.seen_run = 0
         self.out_run = 0
+        self.max_gap = 0
+        self.occluded = 0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
         """(rotor angle of the zero, (ball angle, ball radius)) in this frame; None where not seen."""
         polar = cv2.remap(frame, self.map_x, self.map_y, cv2.INTER_LINEAR)
+        self._polar = polar
         row = polar[self.zero_row - 1:self.zero_row + 2].astype(np.int16).mean(axis=0)
         b, g, r = row[:, 0], row[:, 1], row[:, 2]
         green = (g > r + 35) & (g > b + 25)
@@ -133,16 +143,40 @@ class RouletteReader:
             ball = (_wrap(ang), rad)
         return rotor, ball
 
+    def occluded_arc(self) -> int:
+        """Degrees of the widest arc of the ball track (and the stator beyond it) unlike the rest of its ring.
+
+        The track is static and even all round; a hand, a cup or a sleeve over the wheel is a wide arc
+        that differs from each ring's median.  The ball (a few degrees) and soft glare do not reach 20.
+        """
+        band = self._polar[self.track_row - 3:].astype(np.int16)
+        diff = np.abs(band - np.median(band, axis=1, keepdims=True).astype(np.int16)).max(axis=2)
+        col = (diff > 40).mean(axis=0) > 0.5
+        if col.all():
+            return 360
+        if not col.any():
+            return 0
+        start = int(np.argmin(col))  # a column that is not occluded: runs do not wrap past it
+        rolled = np.roll(col, -start).astype(np.int8)
+        edges = np.diff(np.concatenate([[0], rolled, [0]]))
+        return int((np.nonzero(edges == -1)[0] - np.nonzero(edges == 1)[0]).max()) * 360 // ANGLES
+
     # -- the spin ------------------------------------------------------------------------------
     def update(self, index: int, frame: np.ndarray) -> SpinResult | None:
         self.frame = index
+        if self.phase in ("spin", "drop"):
+            self.max_gap = max(self.max_gap, self.missing)
         if self.cal.check(frame):
             self.bad_view += 1
+            if self.phase in ("spin", "drop"):
+                self.occluded += 1
             if self.bad_view >= 5 and self.phase != "wait":
                 return self._end("unsure", "the wheel is not where it was calibrated (camera moved or covered)")
             return None
         self.bad_view = 0
         rotor, ball = self.measure(frame)
+        if self.phase in ("spin", "drop") and self.occluded_arc() >= self.opt.occluded_degrees:
+            self.occluded += 1
         if self.phase == "done":
             # After a result, a new spin may start only once the ball has been quiet (resting in a pocket,
             # or picked up) for a while: the rest of a lost or void spin is not a new spin.
@@ -265,7 +299,14 @@ class RouletteReader:
 
     def _end(self, status: str, reason: str, number: int | None = None) -> SpinResult:
         ball_dir, rotor_dir = self._directions()
-        result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir)
+        gap, occluded = max(self.max_gap, self.missing), self.occluded
+        if status != "unsure" and (gap >= self.opt.max_gap or occluded >= 2):
+            # The track was bridged over frames where the ball was not seen (a hand, glare): the turns,
+            # the directions and the pocket may rest on glints.  Refuse rather than trust the bridge.
+            what = f"not seen for {gap} frames in a row" if gap >= self.opt.max_gap else \
+                f"hidden from the camera for {occluded} frames"
+            status, reason, number = "unsure", f"the ball was {what} mid-spin: the result would be a guess", None
+        result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir, gap, occluded)
         rotor = self.rotor
         self.reset()
         self.rotor = rotor

@@ -165,6 +165,6 @@ def test_dice_on_a_video_reads_each_still_scene(tmp_path: Path) -> None:
     images = json.loads(done.stdout)["images"]
     assert [i["file"].rsplit("#", 1)[1] for i in images] == ["9", "22"]  # 6 still frames after each change
     for entry, truth in zip(images, (t1, t2)):
-        assert entry["status"] == "ok"
+        assert entry["status"] == "ok", entry
         assert sorted((d["value"], d["color"]) for d in entry["dice"]) == sorted(
             (d["value"], d["color"]) for d in truth["dice"])
