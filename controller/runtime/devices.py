@@ -28,6 +28,7 @@ rounds use them.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping
@@ -79,7 +80,8 @@ class EmulatedShoe(SerialDevice):
         from drivers.shoe.emulator import ShoeEmulator
         from drivers.shoe.link import ShoeLink
 
-        self.emulator = ShoeEmulator(kind, retransmit_timeout=0.1)
+        # the driver opens a stable symlink, as it would a udev name: a replugged pty gets a new /dev/pts/N
+        self.emulator = ShoeEmulator(kind, link_path=_link_path(name), retransmit_timeout=0.1)
         self.decks, self.seed = decks, seed
         self.pulls = 0
         self._lock = threading.Lock()
@@ -125,6 +127,13 @@ class EmulatedShoe(SerialDevice):
         return {**super().health(), "emulated": self.emulator.path, "shoe": self.shoe_no, "position": self.position}
 
 
+def _link_path(name: str) -> str:
+    """A fresh symlink path for an emulated serial device (a folder of its own under the system's temp)."""
+    import tempfile
+
+    return os.path.join(tempfile.mkdtemp(prefix="tablectl-emu-"), f"{name}.pty")
+
+
 class EmulatedWheel(SerialDevice):
     """The real WheelReader against a WheelEmulator on a pty; ``spin()`` launches the ball."""
 
@@ -132,7 +141,7 @@ class EmulatedWheel(SerialDevice):
         from drivers.wheel.emulator import WheelEmulator
         from drivers.wheel.reader import WheelReader
 
-        self.emulator = WheelEmulator(seed=seed)
+        self.emulator = WheelEmulator(link_path=_link_path(name), seed=seed)
         super().__init__(name, lambda post: WheelReader(self.emulator.path, post, read_timeout=0.005))
 
     def start(self, post: Callable[[object], None]) -> None:
