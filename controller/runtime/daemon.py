@@ -83,8 +83,10 @@ class Daemon:
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
+        camera = self.config.devices.get("camera")
+        fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
         self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
-                                     progressive_spot(spec, variant))
+                                     progressive_spot(spec, variant), fail_limit)
         table.translate = self.translator
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
@@ -186,7 +188,7 @@ class Daemon:
         if self.devices:
             return  # the caller wired the drivers itself
         camera = self.config.devices.get("camera")
-        if not self.simulate and camera is not None and camera.driver not in ("simulated",):
+        if not self.simulate and camera is not None and camera.driver not in ("simulated", "opencv", "files"):
             raise StartError(f"{self.config.source}: devices.camera.driver = {camera.driver!r}: this driver is "
                              f"not in this build yet; run with --simulate")
         self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())

@@ -20,6 +20,11 @@ configuration's ``devices.<name>.driver``:
   under ``--simulate``, a luma ``dummy`` device whose content the terminal shows
   as text; ``text``: the daemon's text line.
 
+- ``camera`` ``opencv`` (a camera index or a video) / ``files`` (a folder of
+  frames or a video): ``controller.runtime.camera.CameraDevice``, the real dice
+  reader of drivers/vision on a capture thread behind the still gate. Under
+  ``--simulate`` the camera is the fast stand-in (the croupier keys the dice).
+
 Driver ``simulated`` keeps the daemon's fast in-process stand-ins
 (controller/runtime/simulate.py); the runtime tests that play thousands of
 rounds use them.
@@ -349,6 +354,15 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
             baud, silence = int(wheel.settings.get("baud", 9600)), float(wheel.settings.get("timeout_s", 5))
             built.inputs["wheel"] = SerialDevice("wheel", lambda post: WheelReader(port, post, baudrate=baud,
                                                                                    silence_timeout=silence))
+    camera = devices.get("camera")
+    if camera is not None and camera.driver in ("opencv", "files") and not simulate:
+        from controller.runtime.camera import build_camera
+        if "source" not in camera.settings:
+            raise StartProblem(f"{config.source}: devices.camera needs a source (a camera index, a folder or a video)")
+        try:
+            built.inputs["camera"] = build_camera("camera", camera.driver, camera.settings, config.spec.id)
+        except Exception as exc:  # a calibration file that cannot be read
+            raise StartProblem(f"{config.source}: devices.camera cannot start: {exc}") from None
     gpio = devices.get("gpio")
     pin_map = config.pin_map
     displays: tuple[Any, Any] = (None, None)

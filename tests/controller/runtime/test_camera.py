@@ -1,0 +1,197 @@
+"""The dice camera at a Tärning table: the real reader (drivers/vision) on synthetic throws, ok/void/unsure.
+
+The images are drivers/vision's synthetic scenes (``synth_dice.scene``), read by
+the real ``DiceReader``; the records it posts go through the table's
+``Translator`` and ``Table.submit`` as the daemon would hand them over.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+
+from controller import config as table_config
+from controller.events import Bet, CloseBets, Void
+from controller.runtime.camera import CameraDevice, DiceRead, dice_read, make_reader
+from controller.runtime.device_outputs import tower_pattern
+from controller.runtime.interfaces import Command
+from controller.runtime.table import Table
+from controller.runtime.translate import Translator
+from drivers.vision import synth_dice
+from drivers.vision.sources import open_source
+
+CLEAN, OFF, HAND = 0, 0, 0  # seeds whose clean / off-area / hand scenes the reader reads ok / void / unsure
+
+
+def tarning_table(tmp: Path, fail_limit: int = 3) -> Table:
+    data: dict[str, Any] = table_config.simulated_defaults("tarning", "se", str(tmp / "journal.sqlite"))
+    data["devices"]["camera"] = {"driver": "files", "source": str(tmp), "still_frames": 1, "fail_limit": fail_limit}
+    config = table_config.from_mapping(data, "test")
+    table = Table.open(config)
+    table.translate = Translator(table, fail_limit=fail_limit)
+    return table
+
+
+def read(kind: str, seed: int) -> DiceRead:
+    image, _ = synth_dice.scene(seed, kind)
+    return dice_read(make_reader("tarning", synth_dice.calibration()).read(image))
+
+
+def bet_and_close(table: Table, spot: str = "above") -> None:
+    assert table.submit("bets", Bet(1, spot, 100, player="red")) == "accepted"
+    table.submit("buttons", CloseBets())
+
+
+def settlements(table: Table) -> list[dict[str, Any]]:
+    return [e["settlement"] for r in table.journal.records(kinds=("event",)) for e in r.body["effects"]
+            if "settlement" in e]
+
+
+def test_ok_read_settles(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    throw = read("clean", CLEAN)
+    assert throw.status == "ok"
+    assert table.submit("camera", throw) == "accepted"
+    assert table.round_no == 2
+    by_color = dict(zip(throw.colors, throw.values))
+    total = by_color["red"] + by_color["green"]
+    assert [s["result"] for s in settlements(table)] == ["win" if total > 7 else "lose"]
+
+
+def test_void_read_keeps_the_bets_and_the_next_throw_settles(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    void = read("off", OFF)
+    assert void.status == "void"
+    assert table.submit("camera", void) == "accepted"
+    assert settlements(table) == []
+    event = list(table.journal.records(kinds=("event",)))[-1].body
+    assert event["event"]["type"] == "void" and "off the throw area" in event["event"]["reason"]
+    throw = read("clean", CLEAN)
+    assert table.submit("camera", throw) == "accepted"
+    assert len(settlements(table)) == 1
+    assert table.round_no == 2
+
+
+def test_unsure_waits_for_the_croupier(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    unsure = read("hand", HAND)
+    assert unsure.status == "unsure"
+    table.submit("camera", unsure)
+    assert table.pending_result is not None
+    assert table.pending_result.prompt.startswith("Camera unsure (a large object in the throw area")
+    assert tower_pattern(table) == "result_pending"
+    assert table.view()["tower"]["yellow"] == "on"
+    assert settlements(table) == [] and table.round_no == 1
+    # another result while one waits is refused, from the camera or keyed in
+    assert table.submit("camera", read("clean", CLEAN)) == "refused"
+    assert table.hold_result("camera", (1, 2), ("red", "green"), "again") == "refused"
+    assert settlements(table) == []
+    # a confirmation with bad values is refused and the result still waits
+    bad = table.command(Command("confirm_result", {"values": [7, 1], "colors": ["red", "green"]}, "croupier Anna"))
+    assert bad.startswith("values must be") and table.pending_result is not None
+    answer = table.command(Command("confirm_result", {"values": [5, 6], "colors": ["red", "green"]}, "croupier Anna"))
+    assert answer == "done"
+    assert table.pending_result is None and table.round_no == 2
+    assert [s["result"] for s in settlements(table)] == ["win"]  # 5 + 6 > 7: the confirmed values settled
+    event = [r for r in table.journal.records(kinds=("event",)) if r.body["event"]["type"] == "dice"][-1].body
+    assert event["confirmed_by"] == "croupier Anna" and event["event"]["values"] == [5, 6]
+    assert table.command(Command("confirm_result", {"values": [1, 1]}, "croupier Anna")) == \
+        "no result waits for confirmation"
+
+
+def test_void_clears_a_pending_result(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    table.submit("camera", read("hand", HAND))
+    assert table.submit("buttons", Void("rethrow", "croupier")) == "accepted"
+    assert table.pending_result is None
+    assert table.submit("camera", read("clean", CLEAN)) == "accepted"
+    assert len(settlements(table)) == 1
+
+
+def test_reader_failing_latches_after_n_unsure(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path, fail_limit=2)
+    bet_and_close(table)
+    unsure = read("hand", HAND)
+    table.submit("camera", unsure)
+    table.command(Command("confirm_result", {"values": [1, 2], "colors": ["red", "green"]}, "croupier"))
+    assert "reader_failing.camera" not in table.faults  # confirming does not reset: the reader still failed
+    bet_and_close(table)
+    assert table.submit("camera", unsure) == "fault"
+    assert "reader_failing.camera" in table.faults
+    assert table.pending_result is not None  # the croupier still confirms this throw by hand
+    assert table.submit("camera", read("clean", CLEAN)) == "refused"  # the failing reader is not listened to
+    assert table.command(Command("confirm_result", {"values": [2, 2], "colors": ["red", "green"]}, "croupier")) \
+        == "done"
+    assert table.round_no == 3
+
+
+def test_ok_read_resets_the_failure_count(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path, fail_limit=2)
+    bet_and_close(table)
+    table.submit("camera", read("hand", HAND))
+    table.command(Command("confirm_result", {"values": [1, 2], "colors": ["red", "green"]}, "croupier"))
+    bet_and_close(table)
+    assert table.submit("camera", read("clean", CLEAN)) == "accepted"
+    bet_and_close(table)
+    table.submit("camera", read("hand", HAND))
+    assert "reader_failing.camera" not in table.faults
+
+
+def test_camera_device_reads_a_folder_of_frames_once_per_still_throw(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    scenes = [synth_dice.scene(CLEAN, "clean")[0], synth_dice.scene(OFF, "off")[0], synth_dice.scene(HAND, "hand")[0]]
+    n = 0
+    for image in scenes:  # each throw: three identical frames (still for 2 frames after the first)
+        for _ in range(3):
+            cv2.imwrite(str(frames / f"{n:03d}.png"), image)
+            n += 1
+    posted: list[object] = []
+    device = CameraDevice("camera", lambda: open_source(str(frames)), make_reader("tarning", synth_dice.calibration()),
+                          still_frames=2, ends=True)
+    device.start(posted.append)
+    deadline = time.monotonic() + 20
+    while device.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    device.stop()
+    assert [getattr(p, "status") for p in posted] == ["ok", "void", "unsure"]
+    assert device.health()["ok"] and device.health()["frames"] == 9 and device.health()["reads"] == 3
+
+
+def test_camera_device_with_a_missing_source_is_not_ok(tmp_path: Path) -> None:
+    device = CameraDevice("camera", lambda: open_source(str(tmp_path / "nope")), make_reader("sic-bo"), ends=True)
+    device.start(lambda raw: None)
+    health = device.health()
+    assert not health["ok"] and "no such file" in health["error"]
+    device.stop()
+
+
+def test_the_daemon_builds_the_camera_from_the_configuration(tmp_path: Path) -> None:
+    import asyncio
+
+    from controller.runtime import devices
+    data: dict[str, Any] = table_config.simulated_defaults("sic-bo", "fi", str(tmp_path / "journal.sqlite"))
+    data["devices"]["camera"] = {"driver": "files", "source": str(tmp_path), "still_frames": 0}
+    config = table_config.from_mapping(data, "test")
+    built = devices.build(config, asyncio.new_event_loop(), simulate=False)
+    camera = built.inputs["camera"]
+    assert isinstance(camera, CameraDevice) and camera.still_frames == 0
+    assert camera.reader.options.count == 3
+
+
+@pytest.mark.parametrize("settings, words", [({"driver": "files", "still_frames": -1, "source": "x"}, "still_frames"),
+                                             ({"driver": "opencv", "source": 0, "fail_limit": 0}, "fail_limit")])
+def test_bad_camera_settings_name_the_key(tmp_path: Path, settings: dict[str, Any], words: str) -> None:
+    data: dict[str, Any] = table_config.simulated_defaults("tarning", "se", str(tmp_path / "journal.sqlite"))
+    data["devices"]["camera"] = settings
+    with pytest.raises(table_config.ConfigError) as err:
+        table_config.from_mapping(data, "test")
+    assert words in str(err.value)
