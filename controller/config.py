@@ -133,7 +133,8 @@ DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
     "jackpot_display": _DISPLAY,
     "camera": {"opencv": {"source": _camera_source, "width": _int_range(160, 4096),
                           "height": _int_range(120, 4096), "fps": _int_range(1, 120), **_CAMERA},
-               "files": {"source": _text, **_CAMERA}, "simulated": {}},
+               "files": {"source": _text, **_CAMERA}, "synthetic": {"fail_limit": _int_range(1, 100)},
+               "simulated": {}},
 }
 _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
@@ -528,6 +529,8 @@ def simulated_defaults(game: str, variant: str | None = None, journal: str | Non
             devices["shoe"] = {"driver": "serial", "port": "pty"}
         if "wheel_reader" in needs:
             devices["wheel"] = {"driver": "serial", "port": "pty"}
+        elif "camera" in needs:  # the dice: synthetic scenes of the seeded throw, read by the real reader
+            devices["camera"] = {"driver": "synthetic"}
     out: dict[str, Any] = {
         "table": table,
         "devices": devices,

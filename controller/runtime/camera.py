@@ -133,3 +133,78 @@ def build_camera(name: str, driver: str, settings: Mapping[str, Any], game: str)
             else None
         return CameraDevice(name, lambda: CaptureSource(source, size), reader, still)
     return CameraDevice(name, lambda: open_source(str(source)), reader, still, ends=True)
+
+
+class EmulatedCamera:
+    """``--simulate``: the camera over the seeded dice the virtual croupier throws, read by the real reader.
+
+    ``send(Dice)`` renders the throw with drivers/vision's synthetic scene
+    parts (the felt, each die with its colour and face, at seeded places in the
+    throw area), now and then with a hand reaching into the throw area (the
+    reader is then unsure, ``disturb`` of the throws), reads the image with the
+    real ``DiceReader`` and posts the ``DiceRead``. ``truth`` is the last throw
+    as thrown: the virtual croupier confirms an unsure result with it.
+    """
+
+    def __init__(self, name: str, game: str, seed: int, disturb: float = 0.15) -> None:
+        import random
+
+        from drivers.vision import synth_dice
+
+        self.name, self.game = name, game
+        self.reader = make_reader(game, synth_dice.calibration())
+        self.rng = random.Random(f"camera:{seed}")
+        self.disturb = disturb
+        self.truth: tuple[tuple[int, ...], tuple[str, ...]] | None = None
+        self.posted = self.reads = 0
+        self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
+        self._post: Callable[[object], None] | None = None
+
+    def start(self, post: Callable[[object], None]) -> None:
+        self._post = post
+
+    def stop(self) -> None:
+        self._post = None
+
+    def health(self) -> Mapping[str, Any]:
+        return {"ok": self._post is not None, "posted": self.posted, "emulated": "synthetic scenes", **self.counts}
+
+    def render(self, values: tuple[int, ...], colors: tuple[str, ...], hand: bool) -> Any:
+        """The throw as the camera would see it (BGR image)."""
+        import cv2
+        import numpy as np
+
+        from drivers.vision import synth_dice
+
+        image = synth_dice.felt(np.random.default_rng(self.rng.randrange(1 << 30)))
+        (x0, y0), (x1, y1) = synth_dice.AREA[0], synth_dice.AREA[2]
+        margin = synth_dice.DIE_PX * 1.2
+        taken: list[tuple[float, float]] = []
+        for value, color in zip(values, colors):
+            for _ in range(200):  # a free place, two dice apart from the others
+                x, y = self.rng.uniform(x0 + margin, x1 - margin), self.rng.uniform(y0 + margin, y1 - margin)
+                if all((x - a) ** 2 + (y - b) ** 2 > (2.2 * synth_dice.DIE_PX) ** 2 for a, b in taken):
+                    break
+            taken.append((x, y))
+            synth_dice.draw_die(image, synth_dice.SynthDie(value, color, x, y, self.rng.uniform(0, 90)))
+        if hand:  # the croupier's hand reaching in from the near side
+            x = int(self.rng.uniform(150, 500))
+            cv2.ellipse(image, (x, 470), (110, 150), 0, 180, 360, (120, 160, 215), -1, cv2.LINE_AA)
+        return image
+
+    def send(self, raw: object) -> None:
+        """The virtual croupier throws ``raw`` (a ``Dice``); anything else is posted as it is."""
+        if type(raw).__name__ != "Dice":
+            if self._post is not None:
+                self._post(raw)
+            return
+        values = tuple(int(v) for v in getattr(raw, "values"))
+        colors = tuple(getattr(raw, "colors", None) or ("white",) * len(values))
+        self.truth = (values, colors)
+        image = self.render(values, colors, hand=self.rng.random() < self.disturb)
+        read = dice_read(self.reader.read(image))
+        self.reads += 1
+        self.counts[read.status] = self.counts.get(read.status, 0) + 1
+        if self._post is not None:
+            self.posted += 1
+            self._post(read)

@@ -195,3 +195,34 @@ def test_bad_camera_settings_name_the_key(tmp_path: Path, settings: dict[str, An
     with pytest.raises(table_config.ConfigError) as err:
         table_config.from_mapping(data, "test")
     assert words in str(err.value)
+
+
+@pytest.mark.parametrize("game", ["tarning", "sic-bo"])
+def test_simulated_dice_table_reads_synthetic_throws_and_confirms_the_unsure(tmp_path: Path, game: str) -> None:
+    import asyncio
+    import io
+
+    from controller.runtime.camera import EmulatedCamera
+    from controller.runtime.daemon import Daemon
+
+    data = table_config.simulated_defaults(game, None, str(tmp_path / "journal.sqlite"), emulated=True)
+    assert data["devices"]["camera"] == {"driver": "synthetic"}
+    stream = io.StringIO()
+    daemon = Daemon(table_config.from_mapping(data, "test"), simulate=True, seed=3, fast=True, rounds=12,
+                    stream=stream)
+    assert asyncio.run(daemon.run()) == 0
+    camera = daemon.built.camera if daemon.built is not None else None
+    assert isinstance(camera, EmulatedCamera) and camera.reads >= 12
+    assert daemon.croupier is not None
+    assert camera.counts["unsure"] >= 1 and daemon.croupier.counts["results_confirmed"] >= 1
+    assert daemon.table is not None and daemon.table.round_no > 12 and daemon.table.pending_result is None
+    out = stream.getvalue()
+    assert "Camera unsure (" in out and "(confirmed by sim-croupier (looked at the dice))" in out
+    from controller.runtime.journal import Journal
+    journal = Journal(tmp_path / "journal.sqlite")  # the daemon closed its own on the way out
+    confirmed = [r.body for r in journal.records(kinds=("event",)) if "confirmed_by" in r.body]
+    assert 1 <= len(confirmed) <= camera.counts["unsure"]  # a read while the daemon stops is not taken
+    ok_reads = [r.body for r in journal.records(kinds=("event",))
+                if r.body["event"]["type"] == "dice" and "confirmed_by" not in r.body]
+    assert len(ok_reads) <= camera.counts["ok"] and len(ok_reads) + len(confirmed) >= 12
+    journal.close()
