@@ -383,7 +383,7 @@ class Table:
                 listener(self, [])
 
     def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str) -> str:
-        """A reader was unsure: hold its best guess for the croupier (journaled ``pending``); ``held`` or ``refused``."""
+        """A reader was unsure: hold its best guess for the croupier (journaled ``pending``); ``held``/``refused``."""
         if self.journal.broken:
             return "dropped"
         guess = {"values": list(values), "colors": list(colors), "reason": reason}
