@@ -117,7 +117,7 @@ class Terminal:
                 elif "alert" in effect:
                     parts.append(f"ALERT {effect['alert']}: {effect['text']}")
             if "confirmed_by" in b:
-                parts.insert(1, f"(confirmed by {b['confirmed_by']})")
+                parts[0] += f" (confirmed by {b['confirmed_by']})"
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
             return f"{record.kind.upper()} {describe(event_from_json(b['event']))}: {b['reason']}"

@@ -226,3 +226,45 @@ def test_simulated_dice_table_reads_synthetic_throws_and_confirms_the_unsure(tmp
                 if r.body["event"]["type"] == "dice" and "confirmed_by" not in r.body]
     assert len(ok_reads) <= camera.counts["ok"] and len(ok_reads) + len(confirmed) >= 12
     journal.close()
+
+
+def test_daemon_reads_a_folder_camera_and_takes_the_croupiers_confirmation(tmp_path: Path) -> None:
+    """The whole path without --simulate: [devices.camera] files -> CameraDevice -> Translator -> Table."""
+    import asyncio
+    import io
+
+    from controller.runtime.daemon import Daemon
+    from controller.runtime.journal import Journal
+    from drivers.vision.calibration import save
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n, (kind, seed) in enumerate([("clean", CLEAN), ("off", OFF), ("hand", HAND)]):
+        cv2.imwrite(str(frames / f"{n:03d}.png"), synth_dice.scene(seed, kind)[0])
+    save(tmp_path / "calibration.json", synth_dice.calibration())  # the throw area, as `tablectl vision` saves it
+    data: dict[str, Any] = table_config.simulated_defaults("tarning", "se", str(tmp_path / "journal.sqlite"))
+    data["devices"]["camera"] = {"driver": "files", "source": str(frames), "still_frames": 0,
+                                 "calibration": str(tmp_path / "calibration.json")}
+    daemon = Daemon(table_config.from_mapping(data, "test"), simulate=False, stream=io.StringIO())
+
+    async def play() -> None:
+        task = asyncio.create_task(daemon.run())
+        for _ in range(400):
+            await asyncio.sleep(0.05)
+            if daemon.table is not None and daemon.table.pending_result is not None:
+                break
+        daemon.command(Command("confirm_result", {"values": [6, 6], "colors": ["red", "green"]}, "croupier Test"))
+        await asyncio.sleep(0.3)
+        assert daemon.stopped is not None
+        daemon.stopped.set()
+        await task
+
+    asyncio.run(play())
+    journal = Journal(tmp_path / "journal.sqlite")
+    events = [r.body for r in journal.records(kinds=("event",))]
+    assert [(e["source"], e["event"]["type"]) for e in events] == [("camera", "dice"), ("camera", "void"),
+                                                                    ("camera", "dice")]
+    assert events[1]["event"]["by"] == "camera" and "off the throw area" in events[1]["event"]["reason"]
+    assert events[2]["confirmed_by"] == "croupier Test" and events[2]["event"]["values"] == [6, 6]
+    assert [r.body["source"] for r in journal.records(kinds=("pending",))] == ["camera"]
+    journal.close()
