@@ -119,6 +119,9 @@ def _camera_source(v: Any) -> str | None:
 _SERIAL = {"port": _port, "baud": _choice(*BAUDS), "timeout_s": _int_range(1, 60)}
 _GPIO = {"pin_map": _text, "pin_factory": _choice(*PIN_FACTORIES), "i2c_bus": _int_range(0, 22)}
 # the displays' geometry (SPI chip select, modules, orientation, contrast) is in the pin map: read once, there
+# the dice reader: frames the scene must be still before it is read (0: every frame), unsure reads in a row that
+# latch reader_failing.camera, and an optional calibration file (drivers/vision/calibration.py)
+_CAMERA = {"still_frames": _int_range(0, 120), "fail_limit": _int_range(1, 100), "calibration": _text}
 _DISPLAY = {"max7219": {}, "dummy": {}, "text": {}, "simulated": {}}
 DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
     # device name -> driver -> allowed keys and their checks
@@ -129,8 +132,9 @@ DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
     "sign": _DISPLAY,
     "jackpot_display": _DISPLAY,
     "camera": {"opencv": {"source": _camera_source, "width": _int_range(160, 4096),
-                          "height": _int_range(120, 4096), "fps": _int_range(1, 120)},
-               "files": {"source": _text}, "simulated": {}},
+                          "height": _int_range(120, 4096), "fps": _int_range(1, 120), **_CAMERA},
+               "files": {"source": _text, **_CAMERA}, "synthetic": {"fail_limit": _int_range(1, 100)},
+               "simulated": {}},
 }
 _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
@@ -525,6 +529,8 @@ def simulated_defaults(game: str, variant: str | None = None, journal: str | Non
             devices["shoe"] = {"driver": "serial", "port": "pty"}
         if "wheel_reader" in needs:
             devices["wheel"] = {"driver": "serial", "port": "pty"}
+        elif "camera" in needs:  # the dice: synthetic scenes of the seeded throw, read by the real reader
+            devices["camera"] = {"driver": "synthetic"}
     out: dict[str, Any] = {
         "table": table,
         "devices": devices,

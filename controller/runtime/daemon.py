@@ -83,8 +83,10 @@ class Daemon:
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
+        camera = self.config.devices.get("camera")
+        fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
         self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
-                                     progressive_spot(spec, variant))
+                                     progressive_spot(spec, variant), fail_limit)
         table.translate = self.translator
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
@@ -119,7 +121,7 @@ class Daemon:
                     if name not in self.devices and not on_panel and not (name == "wheel" and built.wheel is not None):
                         self.devices[name] = SimulatedPanel(name)
                 results = next((self.devices[n] for n in ("wheel", "camera")
-                                if isinstance(self.devices.get(n), SimulatedPanel)), None)
+                                if isinstance(self.devices.get(n), SimulatedPanel)), built.camera)
         for name, device in self.devices.items():
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -182,13 +184,13 @@ class Daemon:
                 await asyncio.sleep(1.0)
 
     def _check_drivers(self) -> None:
-        """The camera has no driver in this build (refused in one line); a table of stand-ins only is simulated."""
+        """A synthetic camera needs --simulate (refused in one line); a table of stand-ins only is simulated."""
         if self.devices:
             return  # the caller wired the drivers itself
         camera = self.config.devices.get("camera")
-        if not self.simulate and camera is not None and camera.driver not in ("simulated",):
-            raise StartError(f"{self.config.source}: devices.camera.driver = {camera.driver!r}: this driver is "
-                             f"not in this build yet; run with --simulate")
+        if not self.simulate and camera is not None and camera.driver == "synthetic":
+            raise StartError(f"{self.config.source}: devices.camera.driver = 'synthetic' renders the simulated "
+                             f"croupier's throws: run with --simulate, or use opencv or files")
         self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())
 
     def _post_for(self, name: str) -> Callable[[object], None]:

@@ -39,6 +39,8 @@ def tower_pattern(table: Any) -> str:
         return "device_fault"
     if table.meters.pending():
         return "jackpot_pending"
+    if getattr(table, "pending_result", None) is not None:
+        return "result_pending"
     if table.round_events == 0:
         return "idle"
     if table.betting_open():

@@ -20,6 +20,12 @@ configuration's ``devices.<name>.driver``:
   under ``--simulate``, a luma ``dummy`` device whose content the terminal shows
   as text; ``text``: the daemon's text line.
 
+- ``camera`` ``opencv`` (a camera index or a video) / ``files`` (a folder of
+  frames or a video): ``controller.runtime.camera.CameraDevice``, the real dice
+  reader of drivers/vision on a capture thread behind the still gate. Under
+  ``--simulate`` (and driver ``synthetic``) an ``EmulatedCamera``: the seeded
+  throw rendered as a synthetic scene and read by the same reader.
+
 Driver ``simulated`` keeps the daemon's fast in-process stand-ins
 (controller/runtime/simulate.py); the runtime tests that play thousands of
 rounds use them.
@@ -299,6 +305,7 @@ class Built:
     panel: GpioPanel | None = None
     shoe: EmulatedShoe | None = None
     wheel: EmulatedWheel | None = None
+    camera: Any = None  # controller.runtime.camera.EmulatedCamera under --simulate
 
 
 def pin_factory(name: str) -> Any:
@@ -358,6 +365,24 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
             baud, silence = int(wheel.settings.get("baud", 9600)), float(wheel.settings.get("timeout_s", 5))
             built.inputs["wheel"] = SerialDevice("wheel", lambda post: WheelReader(port, post, baudrate=baud,
                                                                                    silence_timeout=silence))
+    camera = devices.get("camera")
+    from controller.runtime.camera import DICE_GAMES
+    if camera is not None and config.spec.id in DICE_GAMES and \
+            (camera.driver == "synthetic" or simulate and camera.driver in ("opencv", "files")):
+        from controller.runtime.camera import EmulatedCamera
+        built.camera = EmulatedCamera("camera", config.spec.id, seed)
+        built.inputs["camera"] = built.camera
+    elif camera is not None and camera.driver in ("opencv", "files") and not simulate:
+        from controller.runtime.camera import build_camera
+        if config.spec.id not in DICE_GAMES:
+            raise StartProblem(f"{config.source}: devices.camera: the daemon reads dice only "
+                               f"({', '.join(DICE_GAMES)}); the {config.spec.id} camera reader is not in it yet")
+        if "source" not in camera.settings:
+            raise StartProblem(f"{config.source}: devices.camera needs a source (a camera index, a folder or a video)")
+        try:
+            built.inputs["camera"] = build_camera("camera", camera.driver, camera.settings, config.spec.id)
+        except Exception as exc:  # a calibration file that cannot be read
+            raise StartProblem(f"{config.source}: devices.camera cannot start: {exc}") from None
     gpio = devices.get("gpio")
     pin_map = config.pin_map
     displays: tuple[Any, Any] = (None, None)

@@ -116,6 +116,8 @@ class Terminal:
                     parts.append(f"settle box {s['seat']} {s['spot']} {s['result']}{odds}{net}")
                 elif "alert" in effect:
                     parts.append(f"ALERT {effect['alert']}: {effect['text']}")
+            if "confirmed_by" in b:
+                parts[0] += f" (confirmed by {b['confirmed_by']})"
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
             return f"{record.kind.upper()} {describe(event_from_json(b['event']))}: {b['reason']}"
@@ -132,6 +134,11 @@ class Terminal:
             return f"command {b['command']} by {b['by']}" + (f" refused: {b['refused']}" if "refused" in b else "")
         if record.kind == "shoe":
             return f"shoe: {b['note']}" + (f" {b['shoe']}" if "shoe" in b else "")
+        if record.kind == "pending":
+            guess = " ".join("?" if v is None else str(v) for v in b["values"])
+            if "refused" in b:
+                return f"REFUSE unsure {b['source']} read [{guess}]: {b['refused']}"
+            return f"{b['source']} read [{guess}] -> {b['prompt']}"
         if record.kind == "start":
             return f"start: table {b['table']} {b['game']} {b['variant']}, recovered {b['recovered']}"
         return record.kind

@@ -175,7 +175,8 @@ class VirtualCroupier:
         self.players = players_for(table.config.spec, table.round, random.Random(f"players:{seed}"),
                                    table.config.minor_unit)
         self.one_deck = shoe.decks == 1
-        self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0}
+        self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0,
+                       "results_confirmed": 0}
         table.listeners.append(lambda _t, _r: self.changed.set())
 
     async def _pause(self, low: float, high: float) -> None:
@@ -218,6 +219,12 @@ class VirtualCroupier:
             await self._play_round()
 
     async def _supervise(self) -> None:
+        if getattr(self.results, "truth", None) is not None and getattr(self.table, "pending_result", None) is None:
+            for name in [n for n in self.table.faults if n.startswith("reader_failing.")]:
+                await self._pause(2.0, 5.0)  # the supervisor looked at the camera (cleaned the lens) and clears it
+                self.changed.clear()
+                self.command(Command("clear_fault", {"name": name, "reason": "camera checked"}, "sim-supervisor"))
+                await self._settle()
         for meter, _hit in self.table.meters.pending():
             await self._pause(1.0, 3.0)
             self.changed.clear()
@@ -268,8 +275,23 @@ class VirtualCroupier:
         self.shoe.pull()
         return await self._settle(timeout=10.0)
 
+    async def _confirm_result(self) -> bool:
+        """A reader was unsure: the croupier looks at the dice (the emulated camera's truth) and confirms them."""
+        truth = getattr(self.results, "truth", None)
+        if truth is None:
+            return False
+        values, colors = truth
+        await self._pause(1.0, 3.0)
+        self.changed.clear()
+        self.command(Command("confirm_result", {"values": list(values), "colors": list(colors)},
+                             "sim-croupier (looked at the dice)"))
+        self.counts["results_confirmed"] += 1
+        return await self._settle()
+
     async def _next(self, boxes: int) -> bool:
         """Make the round's next move; False when nothing the croupier can do is taken."""
+        if getattr(self.table, "pending_result", None) is not None:
+            return await self._confirm_result()
         prompt = self.table.last_prompt if self.table.round_events else None
         expects = tuple(prompt.expects) if prompt else ()
         for move in self.players.moves(self.table.round, prompt):

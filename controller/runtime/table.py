@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import describe, event_from_json, event_to_json
+from controller.events import Dice, Void, describe, event_from_json, event_to_json
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
@@ -76,6 +76,21 @@ def config_json(config: RoundConfig) -> dict[str, Any]:
     return {"game": config.game, "variant": config.variant, "options": jsonable(config.options)}
 
 
+@dataclass(frozen=True)
+class PendingResult:
+    """A result a reader was unsure of, held until the croupier confirms the dice (``confirm_result``)."""
+
+    source: str
+    values: tuple[int | None, ...]
+    colors: tuple[str, ...]
+    reason: str
+    seq: int = 0
+
+    @property
+    def prompt(self) -> str:
+        return f"Camera unsure ({self.reason}): croupier, confirm the dice"
+
+
 @dataclass
 class SourceHealth:
     """Counters per input source (device): what came in and what became of it."""
@@ -115,6 +130,7 @@ class Table:
         self.shoe_no = 1
         self.shoe_cards = 0
         self.cut_card = False
+        self.pending_result: PendingResult | None = None  # in memory: after a restart the throw is entered again
         self.recovered: dict[str, Any] = {}
         self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
 
@@ -216,12 +232,17 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
-    def submit(self, source: str, raw: object) -> str:
-        """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``."""
+    def submit(self, source: str, raw: object, confirmed_by: str | None = None) -> str:
+        """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``.
+
+        ``confirmed_by`` (``confirm_result`` only) names who confirmed a held
+        result; it is journaled with the event, which alone may settle while a
+        result is pending.
+        """
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
         health.last_ns = time.monotonic_ns()
-        meaning = self.translate(source, raw)
+        meaning = self.translate(source, raw) if confirmed_by is None else translate(source, raw)
         if meaning.command is not None:
             return self.command(meaning.command)
         if meaning.fault is not None:
@@ -236,10 +257,19 @@ class Table:
         if self.journal.broken:
             health.dropped += 1
             return "dropped"
-        blocking = next((f for f in self.faults.values() if f.stops_source(source)), None)
+        blocking = next((f for f in self.faults.values()  # the croupier's confirmation is not the failing reader
+                         if (f.stops_all() if confirmed_by is not None else f.stops_source(source))), None)
         if blocking is not None:
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
+            self._commit([("refuse", self.round_no, body)])
+            return "refused"
+        if self.pending_result is not None and isinstance(event, Dice) and confirmed_by is None:
+            health.refused += 1
+            pending = self.pending_result
+            body = {"source": source, "event": event_to_json(event),
+                    "reason": f"a result from the {pending.source} waits for the croupier's confirmation "
+                              f"(confirm_result, or void the throw)"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
         saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
@@ -262,8 +292,11 @@ class Table:
             self._commit([("refuse", self.round_no, body)])
             return "refused"
         effects = [effect_json(e) for e in answer.effects]
-        entries.append(("event", self.round_no, {"source": source, "event": event_to_json(event), "effects": effects,
-                                                  "complete": self.round.complete}))
+        event_body = {"source": source, "event": event_to_json(event), "effects": effects,
+                      "complete": self.round.complete}
+        if confirmed_by is not None:
+            event_body["confirmed_by"] = confirmed_by
+        entries.append(("event", self.round_no, event_body))
         entries.extend(("meter", self.round_no, b) for b in meter_bodies)
         next_round: Round | None = None
         if self.round.complete:
@@ -281,6 +314,8 @@ class Table:
             return "dropped"
         health.accepted += 1
         self.round_events += 1
+        if isinstance(event, (Dice, Void)) or next_round is not None:
+            self.pending_result = None  # settled, confirmed or voided: nothing waits any more
         self._remember(answer.effects)
         if next_round is not None:
             self.round_no += 1
@@ -347,10 +382,65 @@ class Table:
             for listener in self.listeners:
                 listener(self, [])
 
+    def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str) -> str:
+        """A reader was unsure: hold its best guess for the croupier (journaled ``pending``); ``held``/``refused``."""
+        if self.journal.broken:
+            return "dropped"
+        guess = {"values": list(values), "colors": list(colors), "reason": reason}
+        if self.pending_result is not None:
+            body = {"source": source, **guess,
+                    "refused": f"a result from the {self.pending_result.source} already waits for confirmation"}
+            self.health.setdefault(source, SourceHealth()).refused += 1
+            self._commit([("pending", self.round_no, body)])
+            return "refused"
+        pending = PendingResult(source, tuple(values), tuple(colors), reason)
+        records = self._commit([("pending", self.round_no, {"source": source, **guess, "prompt": pending.prompt})])
+        if not records:
+            return "dropped"
+        self.pending_result = PendingResult(source, tuple(values), tuple(colors), reason, records[0].seq)
+        return "held"
+
+    def _confirm_result(self, cmd: Command) -> str:
+        """``confirm_result``: the croupier's values (and colours) for the held result, submitted as the Dice event."""
+        base = {"command": cmd.name, "args": jsonable(cmd.args), "by": cmd.by}
+        pending = self.pending_result
+        try:
+            if pending is None:
+                raise Refused("no result waits for confirmation")
+            values = cmd.args.get("values", None)
+            if values is None:
+                if any(v is None for v in pending.values):
+                    raise Refused("the camera could not read every die: give the values")
+                values = list(pending.values)
+            if not isinstance(values, (list, tuple)) or not values or \
+                    not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
+                raise Refused(f"values must be the dice read, each 1 to 6, not {values!r}")
+            colors = cmd.args.get("colors", None)
+            if colors is None and len(pending.colors) == len(values) and all(pending.colors):
+                colors = list(pending.colors)
+            if colors is not None and (not isinstance(colors, (list, tuple)) or len(colors) != len(values)
+                                       or not all(isinstance(c, str) and c for c in colors)):
+                raise Refused(f"colors must name each die's colour, one per value, not {colors!r}")
+        except Refused as exc:
+            self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
+            return str(exc)
+        assert pending is not None
+        if not self._commit([("command", self.round_no, base)]):
+            return "dropped"
+        event = Dice(tuple(values), tuple(colors) if colors is not None else None)
+        self.pending_result = None
+        answer = self.submit(pending.source, event, confirmed_by=cmd.by)
+        if answer != "accepted":
+            self.pending_result = pending  # the game refused the values: the result still waits
+            return f"not settled: the dice were {answer} (see the journal); the result still waits"
+        return "done"
+
     def command(self, cmd: Command) -> str:
         """A console or button command, journaled with what it did; ``done`` or the reason it was refused."""
         if self.journal.broken:
             return "dropped"
+        if cmd.name == "confirm_result":
+            return self._confirm_result(cmd)
         base = {"command": cmd.name, "args": jsonable(cmd.args), "by": cmd.by}
         saved = self.meters.snapshot()
         entries: list[tuple[str, int, Mapping[str, Any]]] = []
@@ -414,7 +504,7 @@ class Table:
 
     def view(self) -> dict[str, Any]:
         """The desired state of every output, from committed state only."""
-        pending = bool(self.meters.pending())
+        pending = bool(self.meters.pending()) or self.pending_result is not None
         faults = list(self.faults.values())
         limits = self.config.round_config.get("limits", {}) or {}
         minor = self.config.minor_unit

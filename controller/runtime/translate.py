@@ -15,7 +15,8 @@ Faults (controller/runtime/faults.py): a link or bus that is down is
 driver says it is back; the puck circles' ``sensor_fault.puck`` clears itself
 when exactly one circle senses the puck again; a jam, tamper, an unreadable
 card, a wheel fault latch (``device_fault.<device>``, ``reader_failing.<device>``)
-until a supervisor clears them; a bad deck check latches ``deck_check.shuffler``,
+until a supervisor clears them; a camera that is unsure of ``fail_limit`` throws in
+a row latches ``reader_failing.camera``; a bad deck check latches ``deck_check.shuffler``,
 which refuses the next shoe.
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from controller.events import Action, Bet, CloseBets, Puck, TYPE_NAMES, Void, Wheel
+from controller.events import Action, Bet, CloseBets, Dice, Puck, TYPE_NAMES, Void, Wheel
 from controller.runtime.interfaces import Command, Translated, translate as translate_basic
 
 if TYPE_CHECKING:
@@ -43,8 +44,10 @@ class Translator:
     """Driver events to runtime meaning for one table; ``actions`` maps a button name to its action in this game."""
 
     def __init__(self, table: "Table", actions: Mapping[str, str] | None = None,
-                 progressive_spot: str | None = None) -> None:
+                 progressive_spot: str | None = None, fail_limit: int = 3) -> None:
         self.table = table
+        self.fail_limit = fail_limit  # unsure reads in a row from one reader that latch reader_failing.<reader>
+        self.unsure: dict[str, int] = {}
         self.actions = dict(actions or {})
         self.progressive_spot = progressive_spot
         self.key_held = False
@@ -85,6 +88,8 @@ class Translator:
             words = [f"{k} {','.join(v)}" for k, v in (("missing", missing), ("extra", extra), ("foreign", foreign))
                      if v]
             return Translated(fault="deck_check", text="; ".join(words))
+        if kind == "DiceRead":
+            return self._dice_read(source, raw)
         if kind == "WheelNumber":
             return Translated(event=Wheel(int(getattr(raw, "number"))))
         if kind == "WheelNoMoreBets":
@@ -128,6 +133,27 @@ class Translator:
         return [raw]
 
     # -- helpers
+
+    def _dice_read(self, source: str, raw: object) -> Translated:
+        """The camera's read (controller/runtime/camera.DiceRead): ok -> Dice, void -> Void, unsure -> held."""
+        status = str(getattr(raw, "status", ""))
+        values = tuple(getattr(raw, "values", ()))
+        colors = tuple(str(c) for c in getattr(raw, "colors", ()))
+        reason = str(getattr(raw, "reason", "")) or "no reason given"
+        if status == "ok" and values and all(isinstance(v, int) for v in values):
+            self.unsure[source] = 0
+            return Translated(event=Dice(values, colors if len(colors) == len(values) else None))
+        if status == "void":
+            self.unsure[source] = 0
+            return Translated(event=Void(f"the {source} voided the throw: {reason}", source))
+        count = self.unsure.get(source, 0) + 1
+        self.unsure[source] = count
+        answer = self.table.hold_result(source, values, colors, reason if status == "unsure" else
+                                        f"{status or 'no status'}: {reason}")
+        if count >= self.fail_limit:
+            return Translated(fault="reader_failing", text=f"the {source} was unsure of {count} throws in a row "
+                                                             f"(last: {reason}); confirm the dice by hand")
+        return Translated(text=f"{source}: unsure, {answer}")
 
     def _recovered(self, name: str, part: str, source: str) -> Translated:
         parts = self.down.get(name)

@@ -1,0 +1,210 @@
+"""The dice camera as an input device: frames from a source, the still gate, the real dice reader (drivers/vision).
+
+``CameraDevice`` runs on a ``drivers.vision.sources.CaptureThread``: every
+frame goes through a ``StillGate``; once the scene has been still for
+``still_frames`` frames (0: every frame is a still scene, e.g. a folder of
+stills, one per throw) the frame is read by ``drivers.vision.dice.DiceReader``
+and one frozen ``DiceRead`` record is posted: the reader's status (``ok``,
+``void``, ``unsure``), the values and colours it read (``None`` where a face
+could not be read) and its reason. Only that small record crosses to the event
+loop; what it means at the table (a ``Dice`` event, a ``Void``, a result held
+for the croupier's confirmation) is decided in controller/runtime/translate.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {"tarning": (2, ("green", "red")), "sic-bo": (3, ())}
+"""Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRead:
+    """One still throw as the camera read it (the record a camera posts)."""
+
+    status: str  # ok | void | unsure
+    values: tuple[int | None, ...]
+    colors: tuple[str, ...]
+    reason: str = ""
+
+
+def dice_read(result: Any) -> DiceRead:
+    """A ``drivers.vision.dice.DiceResult`` as the frozen record the runtime translates."""
+    return DiceRead(str(result.status), tuple(d.value for d in result.dice), tuple(str(d.color) for d in result.dice),
+                    str(result.reason))
+
+
+def make_reader(game: str, calibration: Any = None) -> Any:
+    """The real dice reader for ``game`` (its dice count and colours); ``calibration`` a file path or a calibration."""
+    from pathlib import Path
+
+    from drivers.vision.calibration import DiceCalibration, load
+    from drivers.vision.dice import DiceOptions, DiceReader
+
+    count, colors = DICE_GAMES.get(game, (None, ()))
+    cal = None
+    if calibration is not None and not isinstance(calibration, str):
+        cal = calibration
+    elif calibration:
+        loaded = load(Path(calibration))
+        if not isinstance(loaded, DiceCalibration):
+            raise ValueError(f"{calibration}: not a dice calibration")
+        cal = loaded
+    return DiceReader(cal, DiceOptions(count=count, colors=colors))
+
+
+class CameraDevice:
+    """The camera as an ``InputDevice``: one ``DiceRead`` per still throw, read on its own capture thread."""
+
+    def __init__(self, name: str, open_source: Callable[[], Any], reader: Any, still_frames: int = 6,
+                 ends: bool = False) -> None:
+        self.name = name
+        self._open = open_source
+        self.reader = reader
+        self.still_frames = still_frames
+        self.ends = ends  # a folder or a video file ends; a camera that stops is a fault
+        self.frames = self.reads = 0
+        self.last: DiceRead | None = None
+        self.error: str | None = None
+        self._thread: Any = None
+        self._gate: Any = None
+        self._lock = threading.Lock()
+
+    def start(self, post: Callable[[object], None]) -> None:
+        from drivers.vision.sources import CaptureThread, SourceError
+        from drivers.vision.still import StillGate
+
+        self._gate = StillGate(frames=self.still_frames) if self.still_frames > 0 else None
+        try:
+            source = self._open()
+        except (SourceError, OSError) as exc:
+            self.error = str(exc)
+            return
+        self._thread = CaptureThread(source, self._process, post, self._failed)
+        self._thread.start()
+
+    def _failed(self, text: str) -> None:
+        self.error = text
+
+    def _process(self, index: int, frame: Any) -> DiceRead | None:
+        """On the capture thread: gate the frame, read it once it is still."""
+        with self._lock:
+            self.frames += 1
+        if self._gate is not None and not self._gate.update(frame):
+            return None
+        try:
+            read = dice_read(self.reader.read(frame))
+        except Exception as exc:  # the reader promises not to raise; if it does, the throw is unsure
+            read = DiceRead("unsure", (), (), f"the reader failed: {exc!r}")
+        with self._lock:
+            self.reads += 1
+            self.last = read
+        return read
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._thread.stop()
+            self._thread.join(timeout=2.0)
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def health(self) -> Mapping[str, Any]:
+        ok = self.error is None and (self.running() or (self.ends and self._thread is not None))
+        out: dict[str, Any] = {"ok": ok, "frames": self.frames, "reads": self.reads,
+                               "last": None if self.last is None else self.last.status}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+def build_camera(name: str, driver: str, settings: Mapping[str, Any], game: str) -> CameraDevice:
+    """``[devices.camera]`` with driver ``opencv`` (a camera index or a video) or ``files`` (a folder or a video)."""
+    from drivers.vision.sources import CaptureSource, open_source
+
+    source = settings["source"]
+    reader = make_reader(game, settings.get("calibration"))
+    still = int(settings.get("still_frames", 6))
+    if driver == "opencv" and isinstance(source, int):
+        size = (int(settings["width"]), int(settings["height"])) if "width" in settings and "height" in settings \
+            else None
+        return CameraDevice(name, lambda: CaptureSource(source, size), reader, still)
+    return CameraDevice(name, lambda: open_source(str(source)), reader, still, ends=True)
+
+
+class EmulatedCamera:
+    """``--simulate``: the camera over the seeded dice the virtual croupier throws, read by the real reader.
+
+    ``send(Dice)`` renders the throw with drivers/vision's synthetic scene
+    parts (the felt, each die with its colour and face, at seeded places in the
+    throw area), now and then with a hand reaching into the throw area (the
+    reader is then unsure, ``disturb`` of the throws), reads the image with the
+    real ``DiceReader`` and posts the ``DiceRead``. ``truth`` is the last throw
+    as thrown: the virtual croupier confirms an unsure result with it.
+    """
+
+    def __init__(self, name: str, game: str, seed: int, disturb: float = 0.15) -> None:
+        import random
+
+        from drivers.vision import synth_dice
+
+        self.name, self.game = name, game
+        self.reader = make_reader(game, synth_dice.calibration())
+        self.rng = random.Random(f"camera:{seed}")
+        self.disturb = disturb
+        self.truth: tuple[tuple[int, ...], tuple[str, ...]] | None = None
+        self.posted = self.reads = 0
+        self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
+        self._post: Callable[[object], None] | None = None
+
+    def start(self, post: Callable[[object], None]) -> None:
+        self._post = post
+
+    def stop(self) -> None:
+        self._post = None
+
+    def health(self) -> Mapping[str, Any]:
+        return {"ok": self._post is not None, "posted": self.posted, "emulated": "synthetic scenes", **self.counts}
+
+    def render(self, values: tuple[int, ...], colors: tuple[str, ...], hand: bool) -> Any:
+        """The throw as the camera would see it (BGR image)."""
+        import cv2
+        import numpy as np
+
+        from drivers.vision import synth_dice
+
+        image = synth_dice.felt(np.random.default_rng(self.rng.randrange(1 << 30)))
+        (x0, y0), (x1, y1) = synth_dice.AREA[0], synth_dice.AREA[2]
+        margin = synth_dice.DIE_PX * 1.2
+        taken: list[tuple[float, float]] = []
+        for value, color in zip(values, colors):
+            for _ in range(200):  # a free place, two dice apart from the others
+                x, y = self.rng.uniform(x0 + margin, x1 - margin), self.rng.uniform(y0 + margin, y1 - margin)
+                if all((x - a) ** 2 + (y - b) ** 2 > (2.2 * synth_dice.DIE_PX) ** 2 for a, b in taken):
+                    break
+            taken.append((x, y))
+            synth_dice.draw_die(image, synth_dice.SynthDie(value, color, x, y, self.rng.uniform(0, 90)))
+        if hand:  # the croupier's hand reaching in from the near side
+            x = int(self.rng.uniform(150, 500))
+            cv2.ellipse(image, (x, 470), (110, 150), 0, 180, 360, (120, 160, 215), -1, cv2.LINE_AA)
+        return image
+
+    def send(self, raw: object) -> None:
+        """The virtual croupier throws ``raw`` (a ``Dice``); anything else is posted as it is."""
+        if type(raw).__name__ != "Dice":
+            if self._post is not None:
+                self._post(raw)
+            return
+        values = tuple(int(v) for v in getattr(raw, "values"))
+        colors = tuple(getattr(raw, "colors", None) or ("white",) * len(values))
+        self.truth = (values, colors)
+        image = self.render(values, colors, hand=self.rng.random() < self.disturb)
+        read = dice_read(self.reader.read(image))
+        self.reads += 1
+        self.counts[read.status] = self.counts.get(read.status, 0) + 1
+        if self._post is not None:
+            self.posted += 1
+            self._post(read)
