@@ -35,6 +35,7 @@ class TableControl(Protocol):
     def jackpot(self) -> list[str]: ...
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]: ...
     def jackpot_confirm(self, meter: str, who: str) -> list[str]: ...
+    def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
     def faults(self) -> list[str]: ...
     def clear_fault(self, name: str, who: str) -> list[str]: ...
     def selftest(self, who: str) -> list[str]: ...
@@ -122,6 +123,25 @@ def _config(session: "ConsoleSession", args: list[str]) -> list[str]:
     return session.control.config_show() if what == "show" else session.control.config_check()
 
 
+def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
+    """``confirm 2 4 6`` or ``confirm red=3 green=5``: the dice of a throw the camera was unsure of."""
+    if not args:
+        raise Refused("usage: confirm DIE... (e.g. 'confirm 2 4 6' or 'confirm red=3 green=5')")
+    values: list[int] = []
+    colors: list[str] = []
+    for word in args:
+        color, sep, value = word.rpartition("=")
+        if not value.isdigit() or not 1 <= int(value) <= 6 or (sep and not color.isalpha()):
+            raise Refused(f"'{word}' is not a die: give 1 to 6, or COLOUR=1..6")
+        values.append(int(value))
+        if sep:
+            colors.append(color.lower())
+    if colors and len(colors) != len(values):
+        raise Refused("give a colour for every die, or for none")
+    assert session.user is not None
+    return session.control.confirm_result(values, colors or None, session.user.name)
+
+
 def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
     lines = ["Commands (type the name, then Enter):"]
     for command in COMMANDS.values():
@@ -154,6 +174,7 @@ _COMMAND_LIST = (
     Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter", None,
             False, _jackpot),
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
+    Command("confirm", "confirm DIE...", "confirm an unsure camera read (red=3 green=5)", None, True, _confirm),
     Command("selftest", "selftest", "walk through every device", None, True, _selftest),
     Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),
     Command("journal", "journal verify|tail [N]", "check the hash chain; last N records", None, False, _journal),

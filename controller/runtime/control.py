@@ -173,6 +173,12 @@ class DaemonControl:
     def jackpot_confirm(self, meter: str, who: str) -> list[str]:
         return self._run("confirm_jackpot", {"meter": meter}, who)
 
+    def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]:
+        args: dict[str, Any] = {"values": values}
+        if colors:
+            args["colors"] = colors
+        return self._run("confirm_result", args, who)
+
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
 

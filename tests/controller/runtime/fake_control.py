@@ -28,6 +28,10 @@ class FakeControl:
         self.calls.append(("confirm", meter, who))
         return [f"{meter} hit confirmed by {who}"]
 
+    def confirm_result(self, values, colors, who):
+        self.calls.append(("confirm_result", values, colors, who))
+        return [f"dice {values} confirmed by {who}"]
+
     def faults(self): return sorted(self.fault_names) or ["no faults"]
 
     def clear_fault(self, name, who):

@@ -106,8 +106,12 @@ def test_pin_is_never_echoed_and_every_command_answers(console):
     assert "needs a supervisor login" in terminal.enter("jackpot correct caribbean 5 test", "tech> ")
     assert "tech cleared" not in terminal.enter("faults clear nothing", "tech> ")
     assert "shoe_link cleared by tech" in terminal.enter("faults clear shoe_link", "tech> ")
+    assert "dice [3, 5] confirmed by tech" in terminal.enter("confirm red=3 green=5", "tech> ")
+    assert "is not a die" in terminal.enter("confirm 7", "tech> ")
+    assert "a colour for every die" in terminal.enter("confirm red=3 5", "tech> ")
+    assert ("confirm_result", [3, 5], ["red", "green"], "tech") in control.calls
     assert "Logged out" in terminal.enter("logout", "login: ")
-    for who, what, ok in [("tech", "login as technician on serial", True), ("tech", "selftest", True),
+    for who, what, ok in [("tech", "confirm red=3 green=5", True), ("tech", "login as technician on serial", True), ("tech", "selftest", True),
                           ("tech", "calibrate camera", True), ("tech", "faults clear shoe_link", True),
                           ("tech", "logout on serial", True)]:
         assert (who, what, ok) in control.audits
@@ -167,6 +171,6 @@ def test_help_lists_every_command():
     from controller.runtime.console import ConsoleSession
     session = ConsoleSession({}, control, Lockout())
     text = "\n".join(COMMANDS["help"].run(session, []))
-    for name in ("help", "status", "devices", "round", "history", "limits", "jackpot", "faults", "selftest",
+    for name in ("help", "status", "devices", "round", "history", "limits", "jackpot", "faults", "confirm", "selftest",
                  "calibrate", "journal", "config", "version", "logout"):
         assert name in text
