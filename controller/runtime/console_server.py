@@ -69,6 +69,7 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
+            session.hang_up(host.clock())
             if session.user is not None:
                 host.control.audit(session.user.name, "disconnected on socket", True)
             writer.close()
@@ -137,6 +138,7 @@ class SerialConsole:
         self._schedule_tick()
 
     def stop(self) -> None:
+        self.session.hang_up(self.host.clock())
         self._stop.set()
         if self._ticker is not None:
             self._ticker.cancel()
