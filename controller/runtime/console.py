@@ -234,7 +234,10 @@ class ConsoleSession:
             return idle
         if self._dialog is not None:
             turn = self._dialog.poll(now)
-            return None if turn is None else self._dialog_reply(turn)
+            if turn is None:
+                return None
+            reply = self._dialog_reply(turn)  # unasked output: first end the line the prompt is on
+            return Reply(("",) + reply.lines, reply.prompt, reply.echo, reply.closed)
         return None
 
     def _idle(self, now: float) -> Reply | None:
