@@ -12,7 +12,9 @@ nothing, or the wrong box.
 The technician is an object (``Technician``): ``ConsoleTechnician`` reads
 answers from the console; ``SimulatedTechnician`` looks at the mock outputs and
 uses ``Hands`` on the mock inputs, so the walk runs end to end in tests and in
-``tablectl selftest --simulate``. The walk runs while the daemon is stopped.
+``tablectl selftest --simulate``. ``walk`` yields the steps one at a time, so
+the running daemon's console drives the same walk without blocking its loop
+(controller/runtime/console_selftest.py).
 """
 
 from __future__ import annotations

@@ -145,3 +145,30 @@ def test_a_button_never_pressed_is_reported_failed(tmp_path: Path, monkeypatch: 
     assert after == "accepted"
     audits = [(b["who"], b["what"], b["ok"]) for _, _, b in records(tmp_path, "console")]
     assert any(who == "eva" and "FAIL buttons void" in what and not ok for who, what, ok in audits)
+
+
+def test_abort_ends_maintenance_and_an_open_round_refuses_the_walk(tmp_path: Path) -> None:
+    daemon = Daemon(burn_table(tmp_path), simulate=True, fast=True, stream=io.StringIO(), croupier=False)
+    seen: dict[str, Any] = {}
+
+    async def body(d: Daemon) -> None:
+        reader, writer = await asyncio.open_unix_connection(str(tmp_path / "console.sock"))
+        tech = Technician(d, reader, writer)
+        await tech.until("login: ")
+        await tech.say("eva", "PIN: ")
+        await tech.say(PIN, "eva> ")
+        assert "Is the GREEN lamp lit" in await tech.say("selftest", "[y/n] ")
+        assert "Please answer y or n." in await tech.say("maybe", "[y/n] ")
+        seen["mid"] = tower_pattern(d.table)
+        seen["abort"] = await tech.say("abort", "eva> ")
+        seen["faults"] = dict(d.table.faults)
+        seen["bet"] = d.table.submit("bets", Bet(2, "main", 1000))  # the round is open now
+        seen["again"] = await tech.say("selftest", "eva> ")
+        writer.close()
+
+    run_daemon(daemon, body)
+    assert seen["mid"] == "maintenance" and "Self-test aborted (abort typed by eva)" in seen["abort"]
+    assert "Maintenance ended" in seen["abort"] and not seen["faults"] and seen["bet"] == "accepted"
+    assert "Refused: a round is open: run the self-test between rounds" in seen["again"]
+    audits = [(b["who"], b["what"], b["ok"]) for _, _, b in records(tmp_path, "console")]
+    assert ("eva", "selftest aborted (abort typed by eva)", False) in audits
