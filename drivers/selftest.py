@@ -285,8 +285,9 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
         yield tell(f"Buttons: press each one when asked ({timeout:g} s each).")
         pin_of = {b.name: b.pin for b in config.buttons}
         for name in devices.buttons.names:
-            yield (Step("do", "buttons", name, f"Press the {name.upper()} button ({pin_of[name]})."))
-            seen, others = yield from wait_for(lambda e, n=name: e == ButtonPressed(n), lambda e: isinstance(e, ButtonPressed))
+            yield Step("do", "buttons", name, f"Press the {name.upper()} button ({pin_of[name]}).")
+            seen, others = yield from wait_for(lambda e, n=name: e == ButtonPressed(n),
+                                               lambda e: isinstance(e, ButtonPressed))
             if seen:
                 yield check("buttons", name, True, "pressed")
             elif others:
@@ -300,8 +301,9 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
     if devices.puck:
         yield tell("Burn puck: put the puck in each circle when asked.")
         for seat in range(1, len(config.puck.sensors) + 1):
-            yield (Step("do", "puck", str(seat), f"Put the puck in the burn circle of box {seat}."))
-            seen, others = yield from wait_for(lambda e, s=seat: e == PuckSensed(s), lambda e: isinstance(e, PuckSensed))
+            yield Step("do", "puck", str(seat), f"Put the puck in the burn circle of box {seat}.")
+            seen, others = yield from wait_for(lambda e, s=seat: e == PuckSensed(s),
+                                               lambda e: isinstance(e, PuckSensed))
             if seen:
                 yield check("puck", f"box {seat}", True, "sensed")
             elif others:
@@ -314,10 +316,10 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
         yield tell("Bet-presence sensors: cover each one when asked, then uncover it.")
         for sensor in config.presence.sensors:
             target = f"{sensor.seat} {sensor.spot}"
-            yield (Step("do", "presence", target,
-                               f"Cover the {sensor.spot} sensor of box {sensor.seat}, then uncover it."))
+            yield Step("do", "presence", target,
+                       f"Cover the {sensor.spot} sensor of box {sensor.seat}, then uncover it.")
             seen, others = yield from wait_for(lambda e, s=sensor: e == PresenceChanged(s.seat, s.spot, True),
-                                    lambda e: isinstance(e, PresenceChanged) and e.present)
+                                               lambda e: isinstance(e, PresenceChanged) and e.present)
             if seen:
                 yield check("presence", f"box {target}", True, "sensed")
             elif others:
@@ -330,9 +332,10 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
         yield tell("Progressive slots: put a chip in each slot when asked and leave it there.")
         seats = range(1, len(config.progressive.sensors) + 1)
         for seat in seats:
-            yield (Step("do", "progressive", str(seat), f"Put a progressive chip in the slot of box {seat}."))
-            seen, others = yield from wait_for(lambda e, s=seat: isinstance(e, SlotChanged) and (e.seat, e.present) == (s, True),
-                                    lambda e: isinstance(e, SlotChanged) and e.present)
+            yield Step("do", "progressive", str(seat), f"Put a progressive chip in the slot of box {seat}.")
+            seen, others = yield from wait_for(lambda e, s=seat: isinstance(e, SlotChanged)
+                                               and (e.seat, e.present) == (s, True),
+                                               lambda e: isinstance(e, SlotChanged) and e.present)
             if not seen:
                 detail = (f"not sensed; slot {', '.join(str(e.seat) for e in others)} instead (wires swapped?)"
                           if others else f"not sensed within {timeout:g} s")
@@ -342,7 +345,7 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
             lit = yield from look(Step("look", "progressive", str(seat), f"Is the lamp of box {seat}'s slot lit?"))
             yield check("progressive", f"lamp {seat}", lit, "lit" if lit else "technician did not see it lit")
         lock = config.progressive.lock_button
-        yield (Step("do", "buttons", lock, f"Press the {lock.upper()} button to lock the slots."))
+        yield Step("do", "buttons", lock, f"Press the {lock.upper()} button to lock the slots.")
         seen, _ = yield from wait_for(lambda e: isinstance(e, SlotLocked), lambda e: False)
         if seen is None:
             yield check("progressive", "lock", False, f"the slots were not locked within {timeout:g} s")

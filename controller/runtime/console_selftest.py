@@ -13,11 +13,13 @@ report with who ran it (a ``console`` record through ``Table.audit``).
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any, Callable, Generator
 
 from controller.runtime.console import Turn
 from controller.runtime.interfaces import Command
+from controller.runtime.logs import log
 from drivers.selftest import EventLog, Report, Step, walk
 
 if TYPE_CHECKING:
@@ -92,6 +94,11 @@ class SelftestDialog:
                 step = self.steps.send(answer)
             except StopIteration as end:
                 return self._finish(end.value, lines)
+            except Exception as exc:  # a device that fails mid-walk must not leave the table in maintenance
+                log(logging.ERROR, "selftest failed", who=self.who, error=repr(exc))
+                restored = self._restore()
+                self.table.audit(self.who, f"selftest stopped by an error: {exc!r}"[:2000], False)
+                return Turn(tuple(lines + [f"Self-test stopped by an error: {exc!r}"] + restored), done=True)
             answer = None
             if step.kind == "look":
                 self.question = step

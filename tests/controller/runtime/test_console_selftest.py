@@ -23,7 +23,7 @@ from controller.runtime import console_selftest
 from controller.runtime.auth import hash_pin
 from controller.runtime.daemon import Daemon
 from controller.runtime.device_outputs import tower_pattern
-from tests.controller.runtime.test_real_devices import records, run_daemon, until
+from tests.controller.runtime.test_real_devices import records, run_daemon
 from tests.tablectl import ROOT
 
 pytestmark = pytest.mark.timeout(90)
@@ -31,7 +31,7 @@ PIN = "1357"
 
 
 def burn_table(tmp: Path) -> table_config.TableConfig:
-    """The example table, on mock pins and a dummy sign, with its journal and console socket (beside the journal under --simulate) in ``tmp``."""
+    """The example table on mock pins and a dummy sign; journal (and, under --simulate, the console socket) in tmp."""
     data: dict[str, Any] = tomllib.loads((ROOT / "hw" / "tables" / "blackjack-se-burn.toml").read_text())
     data["devices"]["gpio"].update(pin_factory="mock", pin_map=str(ROOT / "hw" / "bj-burn-7.toml"))
     data["devices"]["sign"] = {"driver": "dummy"}
@@ -172,3 +172,28 @@ def test_abort_ends_maintenance_and_an_open_round_refuses_the_walk(tmp_path: Pat
     assert "Refused: a round is open: run the self-test between rounds" in seen["again"]
     audits = [(b["who"], b["what"], b["ok"]) for _, _, b in records(tmp_path, "console")]
     assert ("eva", "selftest aborted (abort typed by eva)", False) in audits
+
+
+def test_a_device_error_mid_walk_ends_maintenance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    daemon = Daemon(burn_table(tmp_path), simulate=True, fast=True, stream=io.StringIO(), croupier=False)
+    seen: dict[str, Any] = {}
+
+    async def body(d: Daemon) -> None:
+        def broken(*args: Any) -> None:
+            raise OSError("SPI write failed")
+        monkeypatch.setattr(type(d.built.panel.devices.sign), "show_image", broken)
+        reader, writer = await asyncio.open_unix_connection(str(tmp_path / "console.sock"))
+        tech = Technician(d, reader, writer)
+        await tech.until("login: ")
+        await tech.say("eva", "PIN: ")
+        await tech.say(PIN, "eva> ")
+        await tech.say("selftest", "[y/n] ")
+        for _ in range(3):
+            await tech.say("y", "[y/n] ")
+        seen["end"] = await tech.say("y", "eva> ")
+        seen["faults"], seen["divert"] = dict(d.table.faults), d.built.panel.divert
+        writer.close()
+
+    run_daemon(daemon, body)
+    assert "Self-test stopped by an error: OSError('SPI write failed')" in seen["end"]
+    assert "Maintenance ended" in seen["end"] and not seen["faults"] and seen["divert"] is None
