@@ -236,6 +236,7 @@ class ConsoleSession:
             turn = self._dialog.poll(now)
             if turn is None:
                 return None
+            self._last_activity = now  # the technician is at the table, pressing what the walk asked for
             reply = self._dialog_reply(turn)  # unasked output: first end the line the prompt is on
             return Reply(("",) + reply.lines, reply.prompt, reply.echo, reply.closed)
         return None

@@ -59,6 +59,8 @@ class SelftestDialog:
         return self._advance(None, lines)
 
     def answer(self, text: str, now: float) -> Turn:
+        if MAINTENANCE not in self.table.faults:
+            return self._cut_off()
         if self.question is None:
             return Turn(("Waiting for the device; type 'abort' to stop the walk.",))
         word = text.strip().lower()
@@ -68,7 +70,11 @@ class SelftestDialog:
         return self._advance(word in YES, [])
 
     def poll(self, now: float) -> Turn | None:
-        if self.question is not None or self.steps is None:
+        if self.steps is None:
+            return None
+        if MAINTENANCE not in self.table.faults:
+            return self._cut_off()
+        if self.question is not None:
             return None
         turn = self._advance(None, [])
         return turn if turn.lines or turn.done or turn.ask else None
@@ -79,6 +85,15 @@ class SelftestDialog:
         lines = self._restore()
         self.table.audit(self.who, f"selftest aborted ({why})", False)
         return Turn(tuple(lines + [f"Self-test aborted ({why}); nothing was recorded as passed."]), done=True)
+
+    def _cut_off(self) -> Turn:
+        """Someone cleared ``maintenance`` (``faults clear``) mid-walk: the game has the table again, so stop."""
+        if self.steps is not None:
+            self.steps.close()
+        lines = self._restore()
+        self.table.audit(self.who, "selftest stopped: maintenance was cleared during the walk", False)
+        return Turn(tuple(lines + ["Self-test stopped: 'maintenance' was cleared while it ran; the table plays."]),
+                    done=True)
 
     # -- the walk
 

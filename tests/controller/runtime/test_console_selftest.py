@@ -197,3 +197,24 @@ def test_a_device_error_mid_walk_ends_maintenance(tmp_path: Path, monkeypatch: p
     run_daemon(daemon, body)
     assert "Self-test stopped by an error: OSError('SPI write failed')" in seen["end"]
     assert "Maintenance ended" in seen["end"] and not seen["faults"] and seen["divert"] is None
+
+
+def test_clearing_maintenance_mid_walk_stops_the_walk(tmp_path: Path) -> None:
+    daemon = Daemon(burn_table(tmp_path), simulate=True, fast=True, stream=io.StringIO(), croupier=False)
+    seen: dict[str, Any] = {}
+
+    async def body(d: Daemon) -> None:
+        reader, writer = await asyncio.open_unix_connection(str(tmp_path / "console.sock"))
+        tech = Technician(d, reader, writer)
+        await tech.until("login: ")
+        await tech.say("eva", "PIN: ")
+        await tech.say(PIN, "eva> ")
+        await tech.say("selftest", "[y/n] ")
+        from controller.runtime.interfaces import Command
+        assert d.table.command(Command("clear_fault", {}, "console:sup")) == "done"  # 'faults clear' elsewhere
+        seen["end"] = await tech.say("y", "eva> ")
+        seen["divert"] = d.built.panel.divert
+        writer.close()
+
+    run_daemon(daemon, body)
+    assert "Self-test stopped: 'maintenance' was cleared while it ran" in seen["end"] and seen["divert"] is None
