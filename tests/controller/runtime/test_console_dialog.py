@@ -14,6 +14,7 @@ class TwoQuestions:
         self.answers: list[str] = []
         self.polls = 0
         self.aborted: str | None = None
+        self.asked = False  # the second question was put (a dialog waiting on an answer has nothing to poll)
 
     def begin(self, now: float) -> Turn:
         return Turn(("Walk starts.",), "Is the RED lamp lit, and no other? [y/n]")
@@ -26,8 +27,9 @@ class TwoQuestions:
 
     def poll(self, now: float) -> Turn | None:
         self.polls += 1
-        if self.polls < 3 or len(self.answers) != 1:
+        if self.polls < 3 or len(self.answers) != 1 or self.asked:
             return None
+        self.asked = True
         return Turn(("ok buttons stand: pressed",), "Does the jackpot display read 12345678, left to right, "
                                                     "with every point off? [y/n]")
 
