@@ -261,7 +261,7 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
             ok = yield from look(Step("look", "tower", lamp, question))
             yield check("tower", lamp, ok, "seen" if ok else "technician did not see it")
         devices.tower.test_lamp(None)
-        yield tell("Tower light legend:\n  " + "\n  ".join(legend()))
+        yield Step("tell", "tower", "legend", "Tower light legend:\n  " + "\n  ".join(legend()))
 
     if devices.sign:
         from drivers.displays.sign import selftest_patterns

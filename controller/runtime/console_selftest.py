@@ -121,6 +121,8 @@ class SelftestDialog:
             if step.kind == "wait":
                 return Turn(tuple(lines))
             lines.extend(step.text.split("\n"))  # tell, do
+            if (step.device, step.target) == ("tower", "legend"):  # lamp test over: show maintenance again
+                self._redraw()
 
     def _finish(self, report: Report, lines: list[str]) -> Turn:
         self.steps = None
@@ -143,8 +145,12 @@ class SelftestDialog:
                                                 f"console:{self.who}"))
             lines.append("Maintenance ended: the table takes game input again." if answer == "done"
                          else f"Maintenance could not be ended: {answer}")
-        for slot in self.daemon.slots.values():  # the walk drew test pictures: show the table's state again
+        self._redraw()
+        return lines
+
+    def _redraw(self) -> None:
+        """The walk drew test lamps and pictures: show the table's state again."""
+        for slot in self.daemon.slots.values():
             slot.shown = None
         if self.daemon.slots:
             self.daemon._outputs(self.table, [])
-        return lines

@@ -50,6 +50,7 @@ class Technician:
         self.screen = ""
         self.puck_at: int | None = None
         self.during: list[tuple[str, str]] = []  # (what the table said to a bet, tower pattern) mid-walk
+        self.tower_after_lamps: tuple[str, dict[str, bool]] | None = None
 
     async def until(self, *markers: str, timeout: float = 15.0) -> str:
         async def read() -> str:
@@ -89,6 +90,9 @@ class Technician:
             seen += text
             if text.endswith("eva> "):
                 return seen
+            if "Press the NO_MORE_BETS button" in text:  # the lamp test is over: the tower shows maintenance
+                tower = self.daemon.built.panel.devices.tower
+                self.tower_after_lamps = (tower.pattern, dict(tower.state))
             if len(self.during) < 2:  # mid-walk: the table refuses game input and shows maintenance
                 self.during.append((self.daemon.table.submit("bets", Bet(2, "main", 1000)),
                                     tower_pattern(self.daemon.table)))
@@ -127,6 +131,7 @@ def test_the_walk_over_the_console_passes_and_is_journaled(tmp_path: Path) -> No
     assert all(len(line) <= 80 for line in screen.splitlines())
     assert tech.during and all(answer == "refused" and pattern == "maintenance" for answer, pattern in tech.during)
     assert after == "accepted" and not daemon.table.faults
+    assert tech.tower_after_lamps == ("maintenance", {"green": False, "amber": True, "red": True, "buzzer": False})
     refusals = [b["reason"] for _, _, b in records(tmp_path, "refuse")]
     assert refusals and all(r.startswith("fault maintenance: device self-test by eva") for r in refusals)
     # the presses and the puck went to the walk, not to the game
