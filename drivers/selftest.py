@@ -12,13 +12,15 @@ nothing, or the wrong box.
 The technician is an object (``Technician``): ``ConsoleTechnician`` reads
 answers from the console; ``SimulatedTechnician`` looks at the mock outputs and
 uses ``Hands`` on the mock inputs, so the walk runs end to end in tests and in
-``tablectl selftest --simulate``. The walk runs while the daemon is stopped.
+``tablectl selftest --simulate``. ``walk`` yields the steps one at a time, so
+the running daemon's console drives the same walk without blocking its loop
+(controller/runtime/console_selftest.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Generator, Protocol
 
 from drivers.gpio.clock import Clock, FakeClock
 from drivers.gpio.devices import Devices
@@ -185,130 +187,172 @@ class EventLog:
 
 def run_selftest(devices: Devices, watcher: EventLog, technician: Technician, clock: Clock,
                  timeout: float = 20.0, poll: float = 0.01) -> Report:
-    """Walk every device of ``devices``; ``watcher.events`` is the list the devices' sink appends to."""
+    """Walk every device of ``devices``; ``watcher.events`` is the list the devices' sink appends to.
+
+    A blocking driver of ``walk``: it answers each step through ``technician``
+    and sleeps ``poll`` on the clock while the walk waits for an event.
+    """
+    steps = walk(devices, watcher, clock.now, timeout)
+    answer: bool | None = None
+    while True:
+        try:
+            step = steps.send(answer)
+        except StopIteration as end:
+            return end.value
+        answer = None
+        if step.kind == "tell":
+            technician.tell(step.text)
+        elif step.kind == "look":
+            answer = technician.look(step)
+        elif step.kind == "do":
+            technician.do(step)
+        else:  # "wait"
+            clock.sleep(poll)
+
+
+def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout: float = 20.0,
+         update: bool = True) -> Generator[Step, bool | None, Report]:
+    """The walk, one step at a time, for any driver (a blocking loop, or the running daemon's console).
+
+    It yields ``Step``s: ``tell`` (print it; send None), ``look`` (send the
+    technician's yes/no), ``do`` (ask for the action; send None), and
+    ``wait`` (the walk is watching for an event: send None again a little
+    later). It returns the ``Report``. ``update`` False: someone else ticks
+    the devices (the daemon's loop), the walk only reads ``watcher.events``.
+    """
     checks: list[Check] = []
     config = devices.config
 
     def wait_for(match: Callable[[DriverEvent], bool], relevant: Callable[[DriverEvent], bool]
-                 ) -> tuple[DriverEvent | None, list[DriverEvent]]:
-        """Poll until an event matches; return it and the other relevant events seen meanwhile."""
+                 ) -> Generator[Step, Any, tuple[DriverEvent | None, list[DriverEvent]]]:
+        """Watch until an event matches; return it and the other relevant events seen meanwhile."""
         start = len(watcher.events)
-        deadline = clock.now() + timeout
+        deadline = now() + timeout
         others: list[DriverEvent] = []
         while True:
-            devices.update(clock.now())
+            if update:
+                devices.update(now())
             for event in watcher.events[start:]:
                 if match(event):
                     return event, others
                 if relevant(event):
                     others.append(event)
             start = len(watcher.events)
-            if clock.now() >= deadline:
+            if now() >= deadline:
                 return None, others
-            clock.sleep(poll)
+            yield Step("wait", "", "", "")
 
-    def check(device: str, target: str, ok: bool, detail: str) -> None:
+    def check(device: str, target: str, ok: bool, detail: str) -> Step:
         checks.append(Check(device, target, ok, detail))
-        technician.tell(checks[-1].line())
+        return Step("tell", device, target, checks[-1].line())
+
+    def tell(text: str) -> Step:
+        return Step("tell", "", "", text)
+
+    def look(step: Step) -> Generator[Step, Any, bool]:
+        return bool((yield step))
 
     if devices.tower:
-        technician.tell("Tower light: each lamp is lit alone in turn.")
+        yield tell("Tower light: each lamp is lit alone in turn.")
         for lamp in devices.tower.lamps:
             devices.tower.test_lamp(lamp)
             question = ("Is the buzzer sounding, with no lamp lit?" if lamp == "buzzer"
                         else f"Is the {lamp.upper()} lamp lit, and no other?")
-            ok = technician.look(Step("look", "tower", lamp, question))
-            check("tower", lamp, ok, "seen" if ok else "technician did not see it")
+            ok = yield from look(Step("look", "tower", lamp, question))
+            yield check("tower", lamp, ok, "seen" if ok else "technician did not see it")
         devices.tower.test_lamp(None)
-        technician.tell("Tower light legend:\n  " + "\n  ".join(legend()))
+        yield Step("tell", "tower", "legend", "Tower light legend:\n  " + "\n  ".join(legend()))
 
     if devices.sign:
         from drivers.displays.sign import selftest_patterns
 
-        technician.tell("LED sign: three test pictures.")
+        yield tell("LED sign: three test pictures.")
         for i, (question, image) in enumerate(selftest_patterns(devices.sign.device.width), 1):
             devices.sign.show_image(image)
-            ok = technician.look(Step("look", "sign", f"pattern {i}", question, image))
-            check("sign", f"pattern {i}", ok, "seen" if ok else f"not as asked: {question}")
+            ok = yield from look(Step("look", "sign", f"pattern {i}", question, image))
+            yield check("sign", f"pattern {i}", ok, "seen" if ok else f"not as asked: {question}")
 
     if devices.jackpot:
-        technician.tell("Jackpot display: two test pictures.")
+        yield tell("Jackpot display: two test pictures.")
         for target, text, question in (
                 ("all segments", "8.8.8.8.8.8.8.8.", "Are all segments and all points lit on the 8 digits?"),
                 ("digit order", "12345678", "Does the jackpot display read 12345678, left to right?")):
             devices.jackpot.show_text(text)
-            ok = technician.look(Step("look", "jackpot", target, question, text))
-            check("jackpot", target, ok, "seen" if ok else f"not as asked: {question}")
+            ok = yield from look(Step("look", "jackpot", target, question, text))
+            yield check("jackpot", target, ok, "seen" if ok else f"not as asked: {question}")
 
     if devices.buttons:
-        technician.tell(f"Buttons: press each one when asked ({timeout:g} s each).")
+        yield tell(f"Buttons: press each one when asked ({timeout:g} s each).")
         pin_of = {b.name: b.pin for b in config.buttons}
         for name in devices.buttons.names:
-            technician.do(Step("do", "buttons", name, f"Press the {name.upper()} button ({pin_of[name]})."))
-            seen, others = wait_for(lambda e, n=name: e == ButtonPressed(n), lambda e: isinstance(e, ButtonPressed))
+            yield Step("do", "buttons", name, f"Press the {name.upper()} button ({pin_of[name]}).")
+            seen, others = yield from wait_for(lambda e, n=name: e == ButtonPressed(n),
+                                               lambda e: isinstance(e, ButtonPressed))
             if seen:
-                check("buttons", name, True, "pressed")
+                yield check("buttons", name, True, "pressed")
             elif others:
                 got = ", ".join(sorted({e.name for e in others}))
-                check("buttons", name, False, f"not pressed; {got} came instead (wires swapped?)")
+                yield check("buttons", name, False, f"not pressed; {got} came instead (wires swapped?)")
             else:
-                check("buttons", name, False, f"not pressed within {timeout:g} s")
+                yield check("buttons", name, False, f"not pressed within {timeout:g} s")
         if devices.progressive:  # pressing the lock button locked the slots: open them for their own test
-            devices.progressive.unlock(clock.now())
+            devices.progressive.unlock(now())
 
     if devices.puck:
-        technician.tell("Burn puck: put the puck in each circle when asked.")
+        yield tell("Burn puck: put the puck in each circle when asked.")
         for seat in range(1, len(config.puck.sensors) + 1):
-            technician.do(Step("do", "puck", str(seat), f"Put the puck in the burn circle of box {seat}."))
-            seen, others = wait_for(lambda e, s=seat: e == PuckSensed(s), lambda e: isinstance(e, PuckSensed))
+            yield Step("do", "puck", str(seat), f"Put the puck in the burn circle of box {seat}.")
+            seen, others = yield from wait_for(lambda e, s=seat: e == PuckSensed(s),
+                                               lambda e: isinstance(e, PuckSensed))
             if seen:
-                check("puck", f"box {seat}", True, "sensed")
+                yield check("puck", f"box {seat}", True, "sensed")
             elif others:
                 got = ", ".join(str(e.seat) for e in others)
-                check("puck", f"box {seat}", False, f"not sensed; sensed at box {got} instead (wires swapped?)")
+                yield check("puck", f"box {seat}", False, f"not sensed; sensed at box {got} instead (wires swapped?)")
             else:
-                check("puck", f"box {seat}", False, f"not sensed within {timeout:g} s")
+                yield check("puck", f"box {seat}", False, f"not sensed within {timeout:g} s")
 
     if devices.presence:
-        technician.tell("Bet-presence sensors: cover each one when asked, then uncover it.")
+        yield tell("Bet-presence sensors: cover each one when asked, then uncover it.")
         for sensor in config.presence.sensors:
             target = f"{sensor.seat} {sensor.spot}"
-            technician.do(Step("do", "presence", target,
-                               f"Cover the {sensor.spot} sensor of box {sensor.seat}, then uncover it."))
-            seen, others = wait_for(lambda e, s=sensor: e == PresenceChanged(s.seat, s.spot, True),
-                                    lambda e: isinstance(e, PresenceChanged) and e.present)
+            yield Step("do", "presence", target,
+                       f"Cover the {sensor.spot} sensor of box {sensor.seat}, then uncover it.")
+            seen, others = yield from wait_for(lambda e, s=sensor: e == PresenceChanged(s.seat, s.spot, True),
+                                               lambda e: isinstance(e, PresenceChanged) and e.present)
             if seen:
-                check("presence", f"box {target}", True, "sensed")
+                yield check("presence", f"box {target}", True, "sensed")
             elif others:
                 got = ", ".join(f"box {e.seat} {e.spot}" for e in others)
-                check("presence", f"box {target}", False, f"not sensed; {got} instead (wires swapped?)")
+                yield check("presence", f"box {target}", False, f"not sensed; {got} instead (wires swapped?)")
             else:
-                check("presence", f"box {target}", False, f"not sensed within {timeout:g} s")
+                yield check("presence", f"box {target}", False, f"not sensed within {timeout:g} s")
 
     if devices.progressive:
-        technician.tell("Progressive slots: put a chip in each slot when asked and leave it there.")
+        yield tell("Progressive slots: put a chip in each slot when asked and leave it there.")
         seats = range(1, len(config.progressive.sensors) + 1)
         for seat in seats:
-            technician.do(Step("do", "progressive", str(seat), f"Put a progressive chip in the slot of box {seat}."))
-            seen, others = wait_for(lambda e, s=seat: isinstance(e, SlotChanged) and (e.seat, e.present) == (s, True),
-                                    lambda e: isinstance(e, SlotChanged) and e.present)
+            yield Step("do", "progressive", str(seat), f"Put a progressive chip in the slot of box {seat}.")
+            seen, others = yield from wait_for(lambda e, s=seat: isinstance(e, SlotChanged)
+                                               and (e.seat, e.present) == (s, True),
+                                               lambda e: isinstance(e, SlotChanged) and e.present)
             if not seen:
                 detail = (f"not sensed; slot {', '.join(str(e.seat) for e in others)} instead (wires swapped?)"
                           if others else f"not sensed within {timeout:g} s")
-                check("progressive", f"slot {seat}", False, detail)
+                yield check("progressive", f"slot {seat}", False, detail)
                 continue
-            check("progressive", f"slot {seat}", True, "sensed")
-            lit = technician.look(Step("look", "progressive", str(seat), f"Is the lamp of box {seat}'s slot lit?"))
-            check("progressive", f"lamp {seat}", lit, "lit" if lit else "technician did not see it lit")
+            yield check("progressive", f"slot {seat}", True, "sensed")
+            lit = yield from look(Step("look", "progressive", str(seat), f"Is the lamp of box {seat}'s slot lit?"))
+            yield check("progressive", f"lamp {seat}", lit, "lit" if lit else "technician did not see it lit")
         lock = config.progressive.lock_button
-        technician.do(Step("do", "buttons", lock, f"Press the {lock.upper()} button to lock the slots."))
-        seen, _ = wait_for(lambda e: isinstance(e, SlotLocked), lambda e: False)
+        yield Step("do", "buttons", lock, f"Press the {lock.upper()} button to lock the slots.")
+        seen, _ = yield from wait_for(lambda e: isinstance(e, SlotLocked), lambda e: False)
         if seen is None:
-            check("progressive", "lock", False, f"the slots were not locked within {timeout:g} s")
+            yield check("progressive", "lock", False, f"the slots were not locked within {timeout:g} s")
         else:
-            check("progressive", "lock", True, f"locked boxes {', '.join(map(str, seen.seats)) or 'none'}")
-            devices.progressive.unlock(clock.now())
-        technician.tell("Take the chips out of the slots.")
+            yield check("progressive", "lock", True, f"locked boxes {', '.join(map(str, seen.seats)) or 'none'}")
+            devices.progressive.unlock(now())
+        yield tell("Take the chips out of the slots.")
 
     return Report(tuple(checks))
 

@@ -17,7 +17,7 @@ import math
 import shlex
 import textwrap
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol
+from typing import Callable, Mapping, Protocol, Union
 
 from controller.runtime.auth import ConsoleUser, Lockout, verify_pin
 
@@ -38,7 +38,7 @@ class TableControl(Protocol):
     def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
     def faults(self) -> list[str]: ...
     def clear_fault(self, name: str, who: str) -> list[str]: ...
-    def selftest(self, who: str) -> list[str]: ...
+    def selftest(self, who: str) -> "list[str] | Dialog": ...
     def calibrate(self, device: str, who: str) -> list[str]: ...
     def journal_verify(self) -> list[str]: ...
     def journal_tail(self, count: int) -> list[str]: ...
@@ -61,13 +61,40 @@ class Reply:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """One step of a dialog: lines to print, then either a question (``ask``) or a wait, or the end."""
+
+    lines: tuple[str, ...] = ()
+    ask: str | None = None  # the question the next line answers; None: waiting on the devices
+    done: bool = False
+
+
+class Dialog(Protocol):
+    """A multi-step exchange a command starts (the self-test walk): it owns the next lines until it ends.
+
+    ``begin`` starts it; ``answer`` takes each line typed; ``poll`` is called
+    on every console tick (about once a second) so a dialog waiting on the
+    devices can move on; ``abort`` ends it early (the technician typed
+    ``abort``, logged out on idle or hung up) and must leave the table as it was.
+    """
+
+    def begin(self, now: float) -> Turn: ...
+    def answer(self, text: str, now: float) -> Turn: ...
+    def poll(self, now: float) -> Turn | None: ...
+    def abort(self, now: float, why: str) -> Turn: ...
+
+
+CommandResult = Union[list[str], Dialog]
+
+
+@dataclass(frozen=True)
 class Command:
     name: str
     usage: str
     help: str
     role: str | None  # None: anyone logged in; "supervisor": supervisors only
     privileged: bool  # journaled with who and when
-    run: Callable[["ConsoleSession", list[str]], list[str]]
+    run: Callable[["ConsoleSession", list[str]], CommandResult]
 
 
 def _count(args: list[str], default: int) -> int:
@@ -150,7 +177,7 @@ def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
     return lines
 
 
-def _selftest(session: "ConsoleSession", args: list[str]) -> list[str]:
+def _selftest(session: "ConsoleSession", args: list[str]) -> CommandResult:
     assert session.user is not None
     return session.control.selftest(session.user.name)
 
@@ -211,29 +238,79 @@ class ConsoleSession:
     _pending_name: str | None = None
     _last_activity: float = 0.0
     _closed: bool = field(default=False)
+    _dialog: Dialog | None = None
+
+    @property
+    def in_dialog(self) -> bool:
+        return self._dialog is not None
 
     def start(self, now: float) -> Reply:
         self._last_activity = now
         return Reply(("tablectl console. Log in with your name and PIN; 'help' after login.",), "login: ")
 
     def tick(self, now: float) -> Reply | None:
-        """Log out after ``idle_seconds`` without input; None while nothing happens."""
-        if self.user is not None and now - self._last_activity >= self.idle_seconds:
-            who = self.user.name
-            self.user = None
-            self.control.audit(who, f"logout (idle {int(self.idle_seconds)} s) on {self.source}", True)
-            return Reply(("", f"Logged out after {int(self.idle_seconds // 60)} minutes without input."), "login: ")
+        """Log out after ``idle_seconds`` without input, or move a waiting dialog on; None while nothing happens."""
+        idle = self._idle(now)
+        if idle is not None:
+            return idle
+        if self._dialog is not None:
+            turn = self._dialog.poll(now)
+            if turn is None:
+                return None
+            self._last_activity = now  # the technician is at the table, pressing what the walk asked for
+            reply = self._dialog_reply(turn)  # unasked output: first end the line the prompt is on
+            return Reply(("",) + reply.lines, reply.prompt, reply.echo, reply.closed)
         return None
 
+    def _idle(self, now: float) -> Reply | None:
+        if self.user is not None and now - self._last_activity >= self.idle_seconds:
+            who = self.user.name
+            ended: tuple[str, ...] = ()
+            if self._dialog is not None:
+                ended = self._end_dialog(self._dialog.abort(now, "idle logout")).lines
+            self.user = None
+            self.control.audit(who, f"logout (idle {int(self.idle_seconds)} s) on {self.source}", True)
+            return Reply(ended + ("", f"Logged out after {int(self.idle_seconds // 60)} minutes without input."),
+                         "login: ")
+        return None
+
+    def hang_up(self, now: float) -> None:
+        """The connection went away: a running dialog is aborted so the table is left as it was."""
+        if self._dialog is not None:
+            self._end_dialog(self._dialog.abort(now, "disconnected"))
+
     def feed(self, line: str, now: float) -> Reply:
-        idle = self.tick(now)
+        idle = self._idle(now)
         self._last_activity = now
         if idle is not None:
             return idle
         text = line.strip()
         if self.user is None:
             return self._login_step(text, now)
-        return self._command(text)
+        if self._dialog is not None:
+            if text.lower() == "abort":
+                return self._dialog_reply(self._dialog.abort(now, f"abort typed by {self.user.name}"))
+            return self._dialog_reply(self._dialog.answer(text, now))
+        return self._command(text, now)
+
+    # -- dialogs
+
+    def _end_dialog(self, turn: Turn) -> Turn:
+        self._dialog = None
+        return turn
+
+    def _dialog_reply(self, turn: Turn) -> Reply:
+        if turn.done:
+            self._end_dialog(turn)
+            return Reply(wrap(list(turn.lines)), self.prompt)
+        ask = turn.ask
+        if ask is None:
+            return Reply(wrap(list(turn.lines)), "(waiting; 'abort' to stop) ")
+        lines = list(turn.lines)
+        if len(ask) > WIDTH - 10:  # a long question goes on its own lines; the prompt stays short
+            lines.append(ask)
+            ask = "[y/n]" if ask.endswith("[y/n]") else "answer:"
+        return Reply(wrap(lines), f"{ask} ")
 
     # -- login
 
@@ -270,7 +347,7 @@ class ConsoleSession:
 
     # -- commands
 
-    def _command(self, text: str) -> Reply:
+    def _command(self, text: str, now: float) -> Reply:
         if not text:
             return Reply((), self.prompt)
         try:
@@ -292,7 +369,7 @@ class ConsoleSession:
             self.control.audit(who, f"refused (not a supervisor): {text}", False)
             return Reply((f"'{name}' needs a supervisor login.",), self.prompt)
         try:
-            lines = command.run(self, args)
+            result = command.run(self, args)
         except Refused as refusal:
             if privileged:
                 self.control.audit(who, f"refused: {text}: {refusal}", False)
@@ -303,4 +380,7 @@ class ConsoleSession:
             return Reply(wrap([f"Refused: {refusal}"]), self.prompt)
         if privileged:
             self.control.audit(who, text, True)
-        return Reply(wrap(lines), self.prompt)
+        if isinstance(result, list):
+            return Reply(wrap(result), self.prompt)
+        self._dialog = result
+        return self._dialog_reply(result.begin(now))

@@ -17,6 +17,11 @@ from controller.runtime.auth import ConsoleUser, Lockout
 from controller.runtime.console import ConsoleSession, Reply, TableControl
 
 TICK_SECONDS = 1.0
+DIALOG_TICK_SECONDS = 0.1  # while a dialog watches the devices, so a pressed button is answered at once
+
+
+def tick_seconds(session: ConsoleSession) -> float:
+    return DIALOG_TICK_SECONDS if session.in_dialog else TICK_SECONDS
 
 
 class ConsoleHost:
@@ -54,7 +59,7 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
         try:
             while True:
                 try:
-                    raw = await asyncio.wait_for(reader.readline(), TICK_SECONDS)
+                    raw = await asyncio.wait_for(reader.readline(), tick_seconds(session))
                 except asyncio.TimeoutError:
                     idle = session.tick(host.clock())
                     if idle is not None:
@@ -69,6 +74,7 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
+            session.hang_up(host.clock())
             if session.user is not None:
                 host.control.audit(session.user.name, "disconnected on socket", True)
             writer.close()
@@ -137,6 +143,7 @@ class SerialConsole:
         self._schedule_tick()
 
     def stop(self) -> None:
+        self.session.hang_up(self.host.clock())
         self._stop.set()
         if self._ticker is not None:
             self._ticker.cancel()
@@ -164,7 +171,7 @@ class SerialConsole:
         self._send(render(reply, "\r\n"))
 
     def _schedule_tick(self) -> None:
-        self._ticker = self.loop.call_later(TICK_SECONDS, self._tick)
+        self._ticker = self.loop.call_later(tick_seconds(self.session), self._tick)
 
     def _tick(self) -> None:
         idle = self.session.tick(self.host.clock())

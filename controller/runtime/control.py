@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from controller import __version__
 from controller.runtime.audit import verify
 from controller.runtime.auth import ConsoleUser
+from controller.runtime.console_selftest import SelftestDialog
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Record
@@ -182,16 +183,23 @@ class DaemonControl:
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
 
-    def selftest(self, who: str) -> list[str]:
-        """What can be checked with the table running: devices, journal, meters and the code."""
+    def selftest(self, who: str) -> "list[str] | SelftestDialog":
+        """The device walk (a console dialog) on a table with GPIO devices; else the checks of the running table."""
+        panel = self.daemon.built.panel if self.daemon.built is not None else None
+        if panel is not None:
+            if self.table.round_events:
+                raise ValueError("a round is open: run the self-test between rounds")
+            if any(f.kind == "maintenance" for f in self.table.faults.values()):
+                raise ValueError("a self-test is already running (or was cut off: 'faults clear maintenance')")
+            return SelftestDialog(self.daemon, panel, who)
         health = self.daemon.health()
         lines = [f"Self-check by {who}:"]
         for name, data in health["devices"].items():
             lines.append(f"  device {name}: {'ok' if data.get('ok') else 'NOT OK'}")
         lines += ["  " + line for line in self.journal_verify()]
         lines.append(f"  code: {self.code_check}")
-        lines.append("The lamp, display, button and puck walk needs the table closed: stop the service and run "
-                     "'tablectl selftest PINMAP' (docs/devices/selftest.md).")
+        lines.append("This table has no GPIO devices (no [devices.gpio] pin map), so there is no lamp, button or "
+                     "puck walk; 'tablectl selftest PINMAP' walks a pin map (docs/devices/selftest.md).")
         return lines
 
     def calibrate(self, device: str, who: str) -> list[str]:

@@ -33,8 +33,10 @@ WINNER_MARK = {"punto": "P", "banco": "B", "tie": "T"}
 def tower_pattern(table: Any) -> str:
     """The tower pattern for the table's committed state (legend: docs/devices/tower-light.md)."""
     faults = list(table.faults.values())
-    if any(f.kind not in SELF_CLEARING for f in faults):
+    if any(f.kind not in SELF_CLEARING + ("maintenance",) for f in faults):
         return "latched_fault"
+    if any(f.kind == "maintenance" for f in faults):
+        return "maintenance"
     if faults:
         return "device_fault"
     if table.meters.pending():

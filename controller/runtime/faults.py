@@ -26,6 +26,8 @@ KINDS: dict[str, tuple[str, str, str]] = {
                   "that device's input", "red on"),
     "sensor_fault": ("the burn-puck circles sense no puck or several; clears itself when exactly one does",
                      "that device's input", "red on"),
+    "maintenance": ("a technician is walking the devices (console 'selftest'); clears when the walk ends",
+                    "all input", "yellow on, red on"),
     "deck_check": ("the shuffler's deck check found missing, extra or foreign cards", "the next shoe",
                    "red flash"),
 }
@@ -50,7 +52,7 @@ class Fault:
         return parts[1] if len(parts) == 2 else None
 
     def stops_all(self) -> bool:
-        return self.kind in ("journal", "replay_mismatch", "code_digest")
+        return self.kind in ("journal", "replay_mismatch", "code_digest", "maintenance")
 
     def stops_source(self, source: str) -> bool:
         return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",

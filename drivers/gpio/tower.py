@@ -67,6 +67,8 @@ PATTERNS: dict[str, Pattern] = {p.name: p for p in (
     Pattern("jackpot_pending", "a jackpot hit waits for the supervisor", amber=FAST, red=FAST_OTHER,
             buzzer=TWO_BEEPS_10S),
     Pattern("device_fault", "a device is faulty; it clears itself when the device recovers", red=STEADY),
+    Pattern("maintenance", "a technician is walking the devices (self-test); play is stopped", amber=STEADY,
+            red=STEADY),
     Pattern("latched_fault", "a latched fault: play is stopped until a supervisor clears it", red=FAST,
             buzzer=LONG_BEEP_10S),
 )}

@@ -174,3 +174,17 @@ def test_help_lists_every_command():
     for name in ("help", "status", "devices", "round", "history", "limits", "jackpot", "faults", "confirm", "selftest",
                  "calibrate", "journal", "config", "version", "logout"):
         assert name in text
+
+
+def test_a_dialog_over_the_serial_line(console):
+    from tests.controller.runtime.test_console_dialog import TwoQuestions
+
+    terminal, control, now = console
+    dialog = TwoQuestions()
+    control.selftest = lambda who: dialog
+    login(terminal, "tech", TECH_PIN)
+    assert "Walk starts." in terminal.enter("selftest", "Is the RED lamp lit, and no other? [y/n] ")
+    assert "Press the STAND button." in terminal.enter("y", "(waiting; 'abort' to stop) ")
+    assert "ok buttons stand: pressed" in terminal.read_until("[y/n] ", timeout=5)  # polled on the fast tick
+    assert "walk aborted (abort typed by tech)" in terminal.enter("abort", "tech> ")
+    assert dialog.polls >= 3 and dialog.answers == ["y"]
