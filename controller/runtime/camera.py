@@ -68,6 +68,7 @@ class CameraDevice:
         self.ends = ends  # a folder or a video file ends; a camera that stops is a fault
         self.frames = self.reads = 0
         self.last: DiceRead | None = None
+        self._last_frame: Any = None
         self.error: str | None = None
         self._thread: Any = None
         self._gate: Any = None
@@ -93,6 +94,7 @@ class CameraDevice:
         """On the capture thread: gate the frame, read it once it is still."""
         with self._lock:
             self.frames += 1
+            self._last_frame = frame
         if self._gate is not None and not self._gate.update(frame):
             return None
         try:
@@ -103,6 +105,26 @@ class CameraDevice:
             self.reads += 1
             self.last = read
         return read
+
+    def calibrate(self) -> list[str]:
+        """The console's ``calibrate camera`` on a running table: does the stored calibration still fit the view?
+
+        A new calibration needs the empty felt and the throw area (``tablectl vision calibrate``, with the
+        table closed); here the camera's latest frame is checked against the one in use.
+        """
+        with self._lock:
+            frame = self._last_frame
+        calibration = getattr(self.reader, "calibration", None)
+        if frame is None:
+            raise ValueError(f"{self.name} has not delivered a frame yet")
+        if calibration is None:
+            return [f"{self.name}: no calibration in use (the whole frame is the throw area); make one with "
+                    f"'tablectl vision calibrate' and name it in [devices.{self.name}] calibration"]
+        problem = calibration.check(frame)
+        if problem:
+            return [f"{self.name}: the calibration does NOT fit the current view: {problem}",
+                    "Recalibrate with 'tablectl vision calibrate' (table closed) before trusting reads."]
+        return [f"{self.name}: the calibration fits the current view (throw area and die size)."]
 
     def stop(self) -> None:
         if self._thread is not None:

@@ -164,6 +164,16 @@ def test_camera_device_reads_a_folder_of_frames_once_per_still_throw(tmp_path: P
     device.stop()
     assert [getattr(p, "status") for p in posted] == ["ok", "void", "unsure"]
     assert device.health()["ok"] and device.health()["frames"] == 9 and device.health()["reads"] == 3
+    # the console's "calibrate camera": the calibration in use against the latest frame
+    assert "fits the current view" in device.calibrate()[0]
+    moved = CameraDevice("camera", lambda: open_source(str(frames)), make_reader("tarning", synth_dice.calibration()))
+    moved._last_frame = cv2.resize(scenes[0], (scenes[0].shape[1] // 2, scenes[0].shape[0] // 2))
+    assert "does NOT fit" in moved.calibrate()[0]
+    bare = CameraDevice("camera", lambda: open_source(str(frames)), make_reader("tarning"))
+    with pytest.raises(ValueError, match="not delivered a frame"):
+        bare.calibrate()
+    bare._last_frame = scenes[0]
+    assert "no calibration in use" in bare.calibrate()[0]
 
 
 def test_camera_device_with_a_missing_source_is_not_ok(tmp_path: Path) -> None:
