@@ -245,7 +245,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     table = c.table(data, "table", required=True)
     c.keys("table", table, _TABLE_KEYS)
     if not table:  # the missing section is the one problem; its keys are not reported one by one
-        table = {"id": "unnamed", "game": "", "currency": "XXX"}
+        table = {"id": "unnamed", "game": "", "currency": "XXX"}  # ISO 4217 "no currency": a stand-in, not a stub
         quiet = _Checker(source)
     else:
         quiet = c
