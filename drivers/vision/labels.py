@@ -8,6 +8,7 @@ read die by box overlap, then counts values.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,24 @@ def label_path_for(image: Path) -> Path:
     if beside.exists() or image.parent.name != "images":
         return beside
     return image.parent.parent / "labels" / (image.stem + ".txt")
+
+
+def photo_split(image: Path) -> str:
+    """'train' or 'test': which half of the real photo sets an image belongs to.
+
+    A learned model may only be trained on the 'train' half, and its figures
+    are the 'test' half's.  The halves are cut so that near-duplicates do not
+    straddle them: the Byler set by the day it was shot (2019-12-09 is test),
+    the Penlington webcam sequences by frame number (the later half of each
+    sequence, numbers above 25, is test).
+    """
+    name = image.name
+    if name.startswith("IMG_2019"):
+        return "test" if name.startswith("IMG_20191209") else "train"
+    m = re.fullmatch(r"[a-z]+_(\d+)\.(jpg|jpeg|png)", name.lower())
+    if m:
+        return "test" if int(m.group(1)) > 25 else "train"
+    return "test"
 
 
 def iter_labelled_images(root: Path) -> Iterable[Path]:

@@ -44,3 +44,14 @@ def test_labels_are_read_as_pixel_boxes() -> None:
     labels = read_yolo_labels(label_path_for(path), 640, 480)
     assert labels and all(1 <= lab.value <= 6 for lab in labels)
     assert all(0 <= lab.box[0] < 640 and 0 <= lab.box[1] < 480 for lab in labels)
+
+
+def test_photo_split_keeps_near_duplicates_together() -> None:
+    from pathlib import Path
+
+    from drivers.vision.labels import photo_split
+    assert photo_split(Path("IMG_20191208_111228.jpg")) == "train"
+    assert photo_split(Path("IMG_20191209_100722.jpg")) == "test"
+    assert photo_split(Path("six_25.jpg")) == "train"
+    assert photo_split(Path("six_26.jpg")) == "test"
+    assert photo_split(Path("anything-else.png")) == "test"  # unknown photos are never trained on
