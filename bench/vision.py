@@ -93,13 +93,15 @@ def bench_spins(count: int, base: int = 200_000) -> dict:
 
 
 def bench_real(root: Path) -> dict:
+    """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
+
+    A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
+    """
     import cv2
     from drivers.vision.dice import DiceReader
-    from drivers.vision.labels import Score, iter_labelled_images, label_path_for, read_yolo_labels
-    out = {}
-    total = Score()
+    from drivers.vision.labels import Score, iter_labelled_images, label_path_for, photo_split, read_yolo_labels
+    scores: dict[str, Score] = defaultdict(Score)
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-        score = Score()
         for path in iter_labelled_images(sub):
             image = cv2.imread(str(path))
             if image is None:
@@ -107,11 +109,10 @@ def bench_real(root: Path) -> dict:
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
             result = DiceReader().read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
-            score.add(labels, result.status, dice)
-            total.add(labels, result.status, dice)
-        out[sub.name] = score.as_dict()
-    out["all"] = total.as_dict()
-    return out
+            half = photo_split(path)
+            for key in (sub.name, f"{sub.name}/{half}", half, "all"):
+                scores[key].add(labels, result.status, dice)
+    return {k: scores[k].as_dict() for k in sorted(scores)}
 
 
 def bench_speed(frames: int) -> dict:
