@@ -12,11 +12,13 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import random
 import select
 import struct
 import termios
 import time
 import tty
+from dataclasses import dataclass, fields
 
 
 class PtyPort:
@@ -145,3 +147,49 @@ class PtyPort:
             select.select([], [], [], max(0.0, timeout))
             return
         select.select(rlist, wlist, [], max(0.0, timeout))
+
+
+@dataclass(frozen=True, slots=True)
+class LineFaults:
+    """Per-transmission probabilities (0..1) of spoiling what an emulator sends, and their seed."""
+
+    noise: float = 0.0      # a burst of 1..12 random bytes before the transmission
+    flip: float = 0.0       # one bit of it flipped
+    drop: float = 0.0       # not sent at all
+    duplicate: float = 0.0  # sent twice
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name != "seed" and not 0.0 <= value <= 1.0:
+                raise ValueError(f"fault {f.name}={value}: expected a probability between 0 and 1")
+
+
+class SpoilingWriter:
+    """Writes transmissions to a pty, spoiling them as ``faults`` says (seeded), and counts what it did."""
+
+    def __init__(self, pty: PtyPort, faults: LineFaults, rng: random.Random) -> None:
+        self.pty = pty
+        self.faults = faults
+        self.rng = rng
+        self.sent = self.dropped = self.duplicated = self.flipped = self.noise_bursts = 0
+
+    def transmit(self, raw: bytes) -> None:
+        f, rng = self.faults, self.rng
+        if f.noise and rng.random() < f.noise:
+            self.noise_bursts += 1
+            self.pty.write(bytes(rng.randrange(256) for _ in range(rng.randint(1, 12))))
+        if f.drop and rng.random() < f.drop:
+            self.dropped += 1
+            return
+        if f.flip and rng.random() < f.flip:
+            self.flipped += 1
+            spoiled = bytearray(raw)
+            spoiled[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+            raw = bytes(spoiled)
+        self.pty.write(raw)
+        self.sent += 1
+        if f.duplicate and rng.random() < f.duplicate:
+            self.duplicated += 1
+            self.pty.write(raw)

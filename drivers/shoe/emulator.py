@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from drivers.ptydevice import PtyPort
+from drivers.ptydevice import LineFaults, PtyPort, SpoilingWriter
 from drivers.shoe import events
 from drivers.shoe.link import PROTOCOL_VERSION
 from drivers.shoe.protocol import FrameParser, Good, encode
@@ -41,21 +41,10 @@ def seeded_shoe(decks: int, seed: int) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Faults:
-    """Per-transmission probabilities (0..1) of spoiling what the emulator sends, and their seed."""
+class Faults(LineFaults):
+    """The line faults, and acknowledgements from the host ignored (as if lost on the line)."""
 
-    noise: float = 0.0      # a burst of 1..12 random bytes before the frame
-    flip: float = 0.0       # one bit of the frame flipped
-    drop: float = 0.0       # the frame not sent at all
-    duplicate: float = 0.0  # the frame sent twice
-    ack_loss: float = 0.0   # an acknowledgement from the host ignored (as if lost on the line)
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        for name in ("noise", "flip", "drop", "duplicate", "ack_loss"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"fault {name}={value}: expected a probability between 0 and 1")
+    ack_loss: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +78,7 @@ class ShoeEmulator:
         self._log = log
         self._rng = random.Random(faults.seed)
         self._pty = PtyPort(link_path)
+        self._line = SpoilingWriter(self._pty, faults, self._rng)
         self._lock = threading.Lock()
         self._queue: deque[tuple[str, str]] = deque()
         self._commands: deque[Callable[[], None]] = deque()
@@ -101,7 +91,7 @@ class ShoeEmulator:
         self._outstanding: tuple[int, str, str] | None = None
         self._sent_at = 0.0
         self._last_tx = 0.0
-        self._sent = self._acked = self._retx = self._dropped = self._dup = self._flipped = self._noise = 0
+        self._sent = self._acked = self._retx = 0
 
     # -- control (any thread) -------------------------------------------------------------------
 
@@ -171,8 +161,9 @@ class ShoeEmulator:
     def stats(self) -> EmulatorStats:
         with self._lock:
             queued = len(self._queue) + (self._outstanding is not None)
-        return EmulatorStats(self._sent, self._acked, self._retx, self._dropped, self._dup, self._flipped,
-                             self._noise, queued)
+        line = self._line
+        return EmulatorStats(self._sent, self._acked, self._retx, line.dropped, line.duplicated, line.flipped,
+                             line.noise_bursts, queued)
 
     def _command(self, action: Callable[[], None]) -> None:
         if self._thread is None:
@@ -203,26 +194,8 @@ class ShoeEmulator:
         if self._log is not None:
             self._log(text)
 
-    def _transmit(self, raw: bytes) -> None:
-        f, rng = self.faults, self._rng
-        if f.noise and rng.random() < f.noise:
-            self._noise += 1
-            self._pty.write(bytes(rng.randrange(256) for _ in range(rng.randint(1, 12))))
-        if f.drop and rng.random() < f.drop:
-            self._dropped += 1
-            return
-        if f.flip and rng.random() < f.flip:
-            self._flipped += 1
-            spoiled = bytearray(raw)
-            spoiled[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
-            raw = bytes(spoiled)
-        self._pty.write(raw)
-        if f.duplicate and rng.random() < f.duplicate:
-            self._dup += 1
-            self._pty.write(raw)
-
     def _send_link(self, type_: str, seq: int = 0, payload: str = "") -> None:
-        self._transmit(encode(seq, type_, payload))
+        self._line.transmit(encode(seq, type_, payload))
         self._last_tx = time.monotonic()
 
     def _send_outstanding(self, again: bool) -> None:
@@ -230,7 +203,7 @@ class ShoeEmulator:
         seq, type_, payload = self._outstanding
         if again:
             self._retx += 1
-        self._transmit(encode(seq, type_, payload))
+        self._line.transmit(encode(seq, type_, payload))
         self._sent_at = self._last_tx = time.monotonic()
 
     def _on_host_frame(self, type_: str, seq: int) -> None:

@@ -14,28 +14,10 @@ import random
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable
 
-from drivers.ptydevice import PtyPort
+from drivers.ptydevice import LineFaults, PtyPort, SpoilingWriter
 from drivers.wheel.protocol import MAX_NUMBER, WheelStatus, format_line
-
-
-@dataclass(frozen=True, slots=True)
-class LineFaults:
-    """Per-line probabilities (0..1) of spoiling what the wheel sends, and their seed."""
-
-    noise: float = 0.0
-    flip: float = 0.0
-    drop: float = 0.0
-    duplicate: float = 0.0
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        for name in ("noise", "flip", "drop", "duplicate"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"fault {name}={value}: expected a probability between 0 and 1")
 
 
 class WheelEmulator:
@@ -56,6 +38,7 @@ class WheelEmulator:
         self.last_number = 0
         self._log = log
         self._pty = PtyPort(link_path)
+        self._line = SpoilingWriter(self._pty, faults, self._rng)
         self._lock = threading.Lock()
         self._queue: deque[bytes | Callable[[], None]] = deque()
         self._idle = threading.Condition(self._lock)
@@ -63,7 +46,6 @@ class WheelEmulator:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.sent = self.dropped = self.duplicated = self.flipped = self.noise_bursts = 0
 
     def start(self) -> str:
         path = self._pty.plug()
@@ -148,24 +130,25 @@ class WheelEmulator:
 
     # -- the thread ----------------------------------------------------------------------------
 
-    def _transmit(self, line: bytes) -> None:
-        f, rng = self.faults, self._rng
-        if f.noise and rng.random() < f.noise:
-            self.noise_bursts += 1
-            self._pty.write(bytes(rng.randrange(256) for _ in range(rng.randint(1, 12))))
-        if f.drop and rng.random() < f.drop:
-            self.dropped += 1
-            return
-        if f.flip and rng.random() < f.flip:
-            self.flipped += 1
-            spoiled = bytearray(line)
-            spoiled[rng.randrange(len(line))] ^= 1 << rng.randrange(8)
-            line = bytes(spoiled)
-        self._pty.write(line)
-        self.sent += 1
-        if f.duplicate and rng.random() < f.duplicate:
-            self.duplicated += 1
-            self._pty.write(line)
+    @property
+    def sent(self) -> int:
+        return self._line.sent
+
+    @property
+    def dropped(self) -> int:
+        return self._line.dropped
+
+    @property
+    def duplicated(self) -> int:
+        return self._line.duplicated
+
+    @property
+    def flipped(self) -> int:
+        return self._line.flipped
+
+    @property
+    def noise_bursts(self) -> int:
+        return self._line.noise_bursts
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -186,7 +169,7 @@ class WheelEmulator:
             else:
                 if self._log is not None:
                     self._log(f"sending {item.decode('ascii', 'replace').strip()}")
-                self._transmit(item)
+                self._line.transmit(item)
                 give_up = time.monotonic() + 1.0  # nobody reading: a real line loses the bytes too
                 while self._pty.pending_out and not self._stop.is_set() and time.monotonic() < give_up:
                     self._pty.wait(0.05)
