@@ -33,13 +33,19 @@ DATA = Path(__file__).resolve().parent / "data" / "faces.npz"
 OUT = ROOT / "drivers" / "vision" / "models" / "dice_face.onnx"
 
 
-def network() -> nn.Module:
-    """About 47,000 weights (under 200 kB as float32): three 3x3 convolutions and two dense layers."""
+def network(widths: tuple[int, int, int] = (8, 16, 32)) -> nn.Module:
+    """Three 3x3 convolutions and two dense layers: 39,175 weights (160 kB) at the default widths.
+
+    About 0.7 million multiply-adds a face: cv2.dnn reads two or three dice in a few tenths of a
+    millisecond on one core.  Measured on the validation part: these widths, 80 epochs, 94.1 %
+    right; (16, 32, 32) with 40 epochs 93.4 % at about twice the time a face; (8, 16, 32) with 40
+    epochs 91.3 %."""
+    a, b, c = widths
     return nn.Sequential(
-        nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(32, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(32 * (SIDE // 8) ** 2, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, CLASSES))
+        nn.Conv2d(1, a, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(a, b, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(b, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(c * (SIDE // 8) ** 2, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, CLASSES))
 
 
 def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -81,8 +87,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--epochs", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=80)
     parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--widths", type=int, nargs=3, default=(8, 16, 32), help="channels of the 3 convolutions")
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -93,7 +100,7 @@ def main() -> int:
     x = torch.from_numpy(to_input(pixels))
     y = torch.from_numpy(labels)
     xt, yt = x[~val], y[~val]
-    model = network()
+    model = network(tuple(args.widths))
     opt = torch.optim.Adam(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, args.epochs)
     loss_fn = nn.CrossEntropyLoss()
