@@ -29,7 +29,7 @@ def rss_mb() -> float:
     return 0.0
 
 
-def bench_dice(count: int, base: int = 100_000) -> dict:
+def bench_dice(count: int, base: int = 100_000, face_model: bool = True) -> dict:
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.calibration import DiceCalibration
     from drivers.vision.scoring import judge_dice, summarise
@@ -46,7 +46,7 @@ def bench_dice(count: int, base: int = 100_000) -> dict:
         cd = truth["calibration"]
         cal = DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
                               tuple(tuple(p) for p in cd["table"]))
-        answer = DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
+        answer = DiceReader(cal, DiceOptions(**reader_options(kind)), face_model=face_model).read(image).as_json()
         v = judge_dice(truth, answer)
         verdicts.append(v)
         by_kind[kind].append(v)
@@ -92,7 +92,7 @@ def bench_spins(count: int, base: int = 200_000) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def bench_real(root: Path) -> dict:
+def bench_real(root: Path, face_model: bool = True) -> dict:
     """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
 
     A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
@@ -107,7 +107,7 @@ def bench_real(root: Path) -> dict:
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-            result = DiceReader().read(image)
+            result = DiceReader(face_model=face_model).read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
             half = photo_split(path)
             for key in (sub.name, f"{sub.name}/{half}", half, "all"):
@@ -171,6 +171,8 @@ def main() -> int:
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
     parser.add_argument("--speed-frames", type=int, default=300)
+    parser.add_argument("--no-face-model", action="store_true",
+                        help="read dice by pip count alone (the reader before the face model), for comparison")
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
     base = rss_mb()
@@ -180,7 +182,8 @@ def main() -> int:
     started = time.time()
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
     report["speed"] = bench_speed(args.speed_frames)
-    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed)
+    report["face_model"] = not args.no_face_model
+    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, not args.no_face_model)
     report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed)
     photos = args.photos
     if photos is None:
@@ -189,7 +192,7 @@ def main() -> int:
                 photos = cand
                 break
     report["real_photos"] = ("skipped" if args.no_photos else
-                             bench_real(photos) if photos and photos.is_dir() else "not found")
+                             bench_real(photos, not args.no_face_model) if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}

@@ -69,7 +69,7 @@ def test_the_model_reads_the_labelled_dice_of_test_half_photos(model: facemodel.
     guesses = model.classify(patches)
     right = sum(g.value == v for g, v in zip(guesses, values))
     assert len(values) >= 60
-    assert right / len(values) >= 0.85  # measured 0.90 (docs/devices/vision.md, "The face model")
+    assert right / len(values) >= 0.9  # measured 80 of 85 (0.94)
 
 
 def test_the_dataset_builder_stores_what_the_runtime_reads(model: facemodel.FaceModel) -> None:
@@ -143,3 +143,17 @@ def test_without_the_model_the_reader_reads_by_pips_alone() -> None:
     reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=False)
     assert reader.face_model is None
     assert reader.read(_two_dice()).status == "ok"
+
+
+def test_a_very_sure_model_gives_an_unread_die_a_value_but_the_throw_stays_unsure() -> None:
+    image = _two_dice()
+    cv2.circle(image, (200, 200), 19, (40, 35, 190), -1)  # the red die's pips painted over
+    options = DiceOptions(count=2, colors=("green", "red"))
+    pips_only = DiceReader(calibration(), options, face_model=False).read(image)
+    assert pips_only.status == "unsure" and sorted(d.value or 0 for d in pips_only.dice) == [0, 6]
+    sure = DiceReader(calibration(), options, face_model=_Says(4, 0.995)).read(image)
+    assert sure.status == "unsure" and "cannot read the die" in sure.reason
+    red = next(d for d in sure.dice if d.color == "red")
+    assert red.value == 4 and "face model only" in red.reason
+    unsure_model = DiceReader(calibration(), options, face_model=_Says(4, 0.9)).read(image)
+    assert sorted(d.value or 0 for d in unsure_model.dice) == [0, 6]
