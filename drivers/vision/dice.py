@@ -35,6 +35,7 @@ VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a si
 MODEL_AGREE = 0.5  # the model's probability for the pip count's value must reach this for the die to count as read
 MODEL_ONLY = 0.99  # where the pips cannot be read, a model this sure gives the die a value (the image stays unsure)
 DISAGREE = "the pip count and the face model disagree on a die"
+COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
 
 
@@ -422,7 +423,8 @@ class DiceReader:
         """The face model's second opinion on every die read from a patch (heap reads have none).
 
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
-        otherwise the image is unsure.  Where the pips could not be read and the model is at least
+        otherwise the image is unsure (the model's cocked class counts only in the calibrated view,
+        where flatness is judged; a void found by the flatness checks still takes precedence).  Where the pips could not be read and the model is at least
         MODEL_ONLY sure, the die gets the model's value, but the image stays unsure (the reason for
         the failed pip count is already among the problems).
         """
@@ -431,15 +433,16 @@ class DiceReader:
         items = [(i, patch) for patch, _, i in self.last_patches if i is not None]
         if not items:
             return
-        guesses = self.face_model.classify([patch for _, patch in items])
+        guesses = self.face_model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
             if d.value is not None:
                 if guess.probabilities[d.value] < MODEL_AGREE:
-                    said = f"a {guess.value}" if guess.value else "not a readable face"
+                    said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
+                        guess.value, f"a {guess.value}")
                     dice[i] = replace(d, reason=d.reason or f"pip count {d.value}, face model {said}")
-                    problems.append(DISAGREE)
-            elif guess.value and guess.probability >= MODEL_ONLY:
+                    problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
+            elif 1 <= guess.value <= 6 and guess.probability >= MODEL_ONLY:
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
 

@@ -3,7 +3,8 @@
 A tiny convolutional network (trained by ``tools/vision_model/train_faces.py``,
 shipped as ``drivers/vision/models/dice_face.onnx``, run through OpenCV's own
 ``cv2.dnn``) looks at the same rectified die patch the pip counter reads and
-says 1..6 or "not a readable top face" (class 0), with a probability.  The
+says 1..6, "not a readable top face" (class 0) or "a cocked die" (class 7, learned from synthetic
+cocked dice only), with a probability.  The
 reader counts a die as read only where the pip count and the model agree
 (docs/devices/vision.md, "The face model").
 
@@ -21,7 +22,8 @@ import cv2
 import numpy as np
 
 SIDE = 32  # the model's input: SIDE x SIDE grey pixels
-CLASSES = 7  # 0: not a readable top face; 1..6: the face value
+CLASSES = 8  # 0: not a readable top face; 1..6: the face value; 7: a cocked die (COCKED_CLASS)
+COCKED_CLASS = 7
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "dice_face.onnx"
 
 
@@ -51,7 +53,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FaceGuess:
-    """The model's answer for one patch: value 1..6, or 0 for "not a readable top face"."""
+    """The model's answer for one patch: value 1..6, 0 for "not a readable top face", 7 for a cocked die."""
 
     value: int
     probability: float
@@ -93,11 +95,19 @@ class FaceModel:
             return np.zeros((0, CLASSES), np.float32)
         return softmax(self._forward(pixels))
 
-    def classify(self, patches: Sequence[np.ndarray]) -> list[FaceGuess]:
-        """The value and its probability for each rectified die patch, in one forward pass."""
+    def classify(self, patches: Sequence[np.ndarray], judge_tilt: bool = True) -> list[FaceGuess]:
+        """The value and its probability for each rectified die patch, in one forward pass.
+
+        ``judge_tilt=False`` (an uncalibrated photo, where flatness is not judged: a die seen
+        obliquely shows its sides like a cocked one) drops the cocked class and shares its
+        probability out over the others."""
         if not patches:
             return []
         probs = self.probabilities(np.stack([face_pixels(p) for p in patches]))
+        if not judge_tilt:
+            probs = probs.copy()
+            probs[:, COCKED_CLASS] = 0.0
+            probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
         return [FaceGuess(int(p.argmax()), float(p.max()), tuple(float(v) for v in p)) for p in probs]
 
 

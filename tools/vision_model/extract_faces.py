@@ -1,4 +1,4 @@
-"""Build the die-face dataset: grey SIDE x SIDE die patches labelled 0 (not a readable top face) or 1..6.
+"""Build the die-face dataset: grey 32x32 die patches labelled 0 (not a readable top face), 1..6, 7 (cocked).
 
 Sources (tools/vision_model/README.md):
 
@@ -7,14 +7,15 @@ Sources (tools/vision_model/README.md):
   reader), every die candidate the reader itself cuts out (its own patch, labelled by box overlap;
   candidates on no label are class 0: coins, knobs, shadows), and die-sized crops of the background;
 * synthetic throws, seeds below 100000 only (100000 and up are benchmark and tuning seeds): every die
-  candidate the calibrated reader cuts out, labelled from the scene's truth by position, and a felt crop.
+  candidate the calibrated reader cuts out, labelled from the scene's truth by position (a die cocked
+  12 degrees or more: class 7), and a felt crop; plus throws with a cocked die for more of class 7.
 
 Run with the project's venv (no torch needed):
 
     /work/venv/bin/python tools/vision_model/extract_faces.py --photos ../shared/data/dice-photos
 
 Writes ``tools/vision_model/data/faces.npz``: ``pixels`` (N x 32 x 32 uint8, ``facemodel.face_pixels``
-output), ``labels`` (N, 0..6), ``source`` (N, 0 synthetic, 1 real photo), ``group`` (N: the scene seed or
+output), ``labels`` (N, 0..7), ``source`` (N, 0 synthetic, 1 real photo), ``group`` (N: the scene seed or
 photo index, so a validation split can keep a scene's patches together).
 """
 
@@ -33,13 +34,14 @@ sys.path.insert(0, str(ROOT))
 
 from drivers.vision.calibration import DiceCalibration  # noqa: E402
 from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
-from drivers.vision.facemodel import face_pixels  # noqa: E402
+from drivers.vision.facemodel import COCKED_CLASS, face_pixels  # noqa: E402
 from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap, photo_split,  # noqa: E402
                                    read_yolo_labels)
 from drivers.vision.pips import rectify  # noqa: E402
 from drivers.vision.synth_dice import DIE_PX, KINDS, reader_options, scene  # noqa: E402
 
 SYNTH_LIMIT = 100_000  # seeds at and above this are benchmark/tuning seeds: never trained on
+COCKED = 12.0  # degrees: a synthetic die cocked this much or more is class 7; less (but not flat) is left out
 
 
 class Builder:
@@ -113,14 +115,15 @@ def real_photos(b: Builder, root: Path) -> dict[str, int]:
     return counts
 
 
-def synthetic(b: Builder, scenes: int, first: int) -> dict[str, int]:
-    """Reader candidates of synthetic throws (seeds first..first+scenes-1, all below SYNTH_LIMIT)."""
+def synthetic(b: Builder, scenes: int, first: int, only: str | None = None) -> dict[str, int]:
+    """Reader candidates of synthetic throws (seeds first..first+scenes-1, all below SYNTH_LIMIT), the
+    scene kinds in turn or ``only`` one kind."""
     if first + scenes > SYNTH_LIMIT:
         raise SystemExit(f"synthetic seeds must stay below {SYNTH_LIMIT} (benchmark seeds)")
-    counts = {"scenes": 0, "reader_dice": 0, "reader_not_dice": 0, "felt": 0}
+    counts = {"scenes": 0, "reader_dice": 0, "cocked": 0, "reader_not_dice": 0, "felt": 0}
     for i in range(scenes):
         seed = first + i
-        kind = KINDS[i % len(KINDS)]
+        kind = only or KINDS[i % len(KINDS)]
         strength = round((i // len(KINDS)) % 11 / 10, 1)
         image, truth = scene(seed, kind, strength)
         counts["scenes"] += 1
@@ -136,10 +139,14 @@ def synthetic(b: Builder, scenes: int, first: int) -> dict[str, int]:
                        default=(1e9, None))
             if near[0] < 0.35 * DIE_PX and near[1] is not None:
                 d = near[1]
-                if kind == "occluded" or d["tilt"] > 20:
-                    continue  # a half-hidden or steeply cocked face: neither a clear value nor clearly not a die
-                b.add(patch, int(d["value"]), 0, seed)
-                counts["reader_dice"] += 1
+                if kind == "occluded" or 0 < d["tilt"] < COCKED:
+                    continue  # a half-hidden or slightly cocked face: neither a clear value nor clearly not one
+                if d["tilt"] >= COCKED:
+                    b.add(patch, COCKED_CLASS, 0, seed)  # a cocked die shows no flat top face to settle on
+                    counts["cocked"] += 1
+                else:
+                    b.add(patch, int(d["value"]), 0, seed)
+                    counts["reader_dice"] += 1
             elif near[0] > 1.2 * DIE_PX:
                 b.add(patch, 0, 0, seed)  # a cup, a hand, a crumb
                 counts["reader_not_dice"] += 1
@@ -157,7 +164,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=Path("/work/shared/data/dice-photos"),
                         help="the dice-photos folder (shared/data/dice-photos)")
-    parser.add_argument("--scenes", type=int, default=1500, help="synthetic throws")
+    parser.add_argument("--scenes", type=int, default=1350, help="synthetic throws, the kinds in turn")
+    parser.add_argument("--cocked-scenes", type=int, default=450, help="more synthetic throws with a cocked die")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "faces.npz")
     args = parser.parse_args()
@@ -166,7 +174,8 @@ def main() -> int:
         return 2
     cv2.setNumThreads(1)
     b = Builder(np.random.default_rng(20261129))
-    report = {"real": real_photos(b, args.photos), "synthetic": synthetic(b, args.scenes, args.first_seed)}
+    report = {"real": real_photos(b, args.photos), "synthetic": synthetic(b, args.scenes, args.first_seed),
+              "synthetic_cocked": synthetic(b, args.cocked_scenes, args.first_seed + 50_000, "cocked")}
     b.save(args.out)
     report["per_class"] = np.bincount(np.array(b.labels), minlength=7).tolist()
     report["file_bytes"] = args.out.stat().st_size

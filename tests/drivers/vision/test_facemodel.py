@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from drivers.vision import facemodel
-from drivers.vision.dice import DISAGREE, DiceOptions, DiceReader
+from drivers.vision.dice import COCKED_BY_MODEL, DISAGREE, DiceOptions, DiceReader
 from drivers.vision.labels import iter_labelled_images, label_path_for, photo_split, read_yolo_labels
 from drivers.vision.pips import rectify
 from drivers.vision.synth_dice import DIE_PX, SynthDie, calibration, draw_die, felt
@@ -49,6 +49,25 @@ def test_the_model_reads_drawn_faces(model: facemodel.FaceModel, color: str) -> 
     assert all(g.probability > 0.7 for g in guesses)  # above MODEL_AGREE: the reader counts them as read
 
 
+def test_the_model_sees_a_steeply_cocked_die_only_where_tilt_is_judged(model: facemodel.FaceModel) -> None:
+    image = felt(np.random.default_rng(5))
+    draw_die(image, SynthDie(5, "red", 320.0, 240.0, 20.0, tilt=35.0))
+    reader = DiceReader(calibration(), face_model=False)
+    reader.read(image)
+    (patch, _, _), = reader.last_patches  # the patch the reader itself cuts out
+    assert model.classify([patch])[0].value == facemodel.COCKED_CLASS
+    photo = model.classify([patch], judge_tilt=False)[0]
+    assert photo.value != facemodel.COCKED_CLASS and photo.probabilities[facemodel.COCKED_CLASS] == 0.0
+    assert abs(sum(photo.probabilities) - 1.0) < 1e-5
+
+
+def test_a_die_the_model_sees_cocked_makes_the_throw_unsure() -> None:
+    result = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")),
+                        face_model=_Says(facemodel.COCKED_CLASS, 0.9)).read(_two_dice())
+    assert result.status == "unsure" and COCKED_BY_MODEL in result.reason
+    assert all("face model a cocked die" in d.reason for d in result.dice)
+
+
 def test_the_model_says_felt_is_not_a_face(model: facemodel.FaceModel) -> None:
     image = felt(np.random.default_rng(7))
     patches = [rectify(image, ((x, 240.0), (DIE_PX, DIE_PX), 20.0)) for x in (150.0, 320.0, 480.0)]
@@ -66,10 +85,10 @@ def test_the_model_reads_the_labelled_dice_of_test_half_photos(model: facemodel.
             x, y, w, h = lab.box
             patches.append(rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)))
             values.append(lab.value)
-    guesses = model.classify(patches)
+    guesses = model.classify(patches, judge_tilt=False)  # photos: flatness is not judged
     right = sum(g.value == v for g, v in zip(guesses, values))
     assert len(values) >= 60
-    assert right / len(values) >= 0.9  # measured 80 of 85 (0.94)
+    assert right / len(values) >= 0.88  # measured 77 of 85 (0.906)
 
 
 def test_the_dataset_builder_stores_what_the_runtime_reads(model: facemodel.FaceModel) -> None:
@@ -116,8 +135,8 @@ class _Says(facemodel.FaceModel):
     def __init__(self, value: int, probability: float) -> None:
         self.value, self.p = value, probability
 
-    def classify(self, patches):  # type: ignore[override]
-        probs = [(1 - self.p) / 6] * 7
+    def classify(self, patches, judge_tilt=True):  # type: ignore[override]
+        probs = [(1 - self.p) / (facemodel.CLASSES - 1)] * facemodel.CLASSES
         probs[self.value] = self.p
         return [facemodel.FaceGuess(self.value, self.p, tuple(probs)) for _ in patches]
 
