@@ -4,8 +4,9 @@
         opencv-python-headless
     /tmp/trainvenv/bin/python tools/vision_model/train_faces.py
 
-Reads ``tools/vision_model/data/faces.npz`` (extract_faces.py), holds out every fifth scene or photo
-(by ``group``) for validation, trains a tiny CNN with a fixed seed on one thread, augmented with the
+(``pip install '.[train]'`` installs the same.)  Reads ``tools/vision_model/data/faces.npz`` (extract_faces.py), holds out every fifth scene or photo
+(by ``group``) for validation, trains a tiny CNN with a fixed seed on one thread (real photo patches
+weigh twice in the loss: they are fewer and harder than the synthetic ones), augmented with the
 eight turns and mirrors of a square (a die face's pips look the same mirrored) and a shift of up to two
 pixels, and writes ``drivers/vision/models/dice_face.onnx``.  It then loads that file through
 ``cv2.dnn.readNetFromONNX`` with the runtime's own preprocessing (drivers/vision/facemodel.py) and
@@ -34,12 +35,13 @@ OUT = ROOT / "drivers" / "vision" / "models" / "dice_face.onnx"
 
 
 def network(widths: tuple[int, int, int] = (8, 16, 32)) -> nn.Module:
-    """Three 3x3 convolutions and two dense layers: 39,175 weights (160 kB) at the default widths.
+    """Three 3x3 convolutions and two dense layers: 39,240 weights (160 kB) at the default widths.
 
-    About 0.7 million multiply-adds a face: cv2.dnn reads two or three dice in a few tenths of a
-    millisecond on one core.  Measured on the validation part: these widths, 80 epochs, 94.1 %
-    right; (16, 32, 32) with 40 epochs 93.4 % at about twice the time a face; (8, 16, 32) with 40
-    epochs 91.3 %."""
+    About 0.7 million multiply-adds a face: cv2.dnn reads two dice in about 0.15 ms on one core here.
+    Tried first, with the 7 classes of an earlier dataset (no cocked class): (16, 32, 32) for 40
+    epochs reached 93.4 % on validation at about twice the time a face; (8, 16, 32) for 40 epochs
+    91.3 %, for 80 epochs 94.1 %.
+    """
     a, b, c = widths
     return nn.Sequential(
         nn.Conv2d(1, a, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
