@@ -30,8 +30,9 @@ MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured 
 MAX_ASPECT = 1.2  # a top face longer than this over its width is not square: tilted, or two dice merged
 MIN_AREA_RATIO = 0.9  # dice in one throw differ less than this in footprint; a smaller one may be tilted
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
-# The face model (drivers/vision/facemodel.py): chosen on its validation data and synthetic seeds
-# 300000-300899, measured on held-out seeds and the photos' test half (docs/devices/vision.md, "The face model").
+# The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
+# photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
+# (docs/devices/vision.md and docs/performance.md, "The face model").
 MODEL_AGREE = 0.5  # the model's probability for the pip count's value must reach this for the die to count as read
 MODEL_ONLY = 0.99  # where the pips cannot be read, a model this sure gives the die a value (the image stays unsure)
 DISAGREE = "the pip count and the face model disagree on a die"
@@ -424,9 +425,9 @@ class DiceReader:
 
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
         otherwise the image is unsure (the model's cocked class counts only in the calibrated view,
-        where flatness is judged; a void found by the flatness checks still takes precedence).  Where the pips could not be read and the model is at least
-        MODEL_ONLY sure, the die gets the model's value, but the image stays unsure (the reason for
-        the failed pip count is already among the problems).
+        where flatness is judged; a void found by the flatness checks still takes precedence).
+        Where the pips could not be read and the model is at least MODEL_ONLY sure, the die gets the
+        model's value, but the image stays unsure (the failed pip count is already among the problems).
         """
         if self.face_model is None:
             return

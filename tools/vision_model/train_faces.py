@@ -4,13 +4,14 @@
         opencv-python-headless
     /tmp/trainvenv/bin/python tools/vision_model/train_faces.py
 
-(``pip install '.[train]'`` installs the same.)  Reads ``tools/vision_model/data/faces.npz`` (extract_faces.py), holds out every fifth scene or photo
-(by ``group``) for validation, trains a tiny CNN with a fixed seed on one thread (real photo patches
-weigh twice in the loss: they are fewer and harder than the synthetic ones), augmented with the
-eight turns and mirrors of a square (a die face's pips look the same mirrored) and a shift of up to two
-pixels, and writes ``drivers/vision/models/dice_face.onnx``.  It then loads that file through
-``cv2.dnn.readNetFromONNX`` with the runtime's own preprocessing (drivers/vision/facemodel.py) and
-checks that cv2 and torch give the same probabilities, and prints the validation figures.
+(``pip install '.[train]'`` installs the same.)  Reads ``tools/vision_model/data/faces.npz``
+(extract_faces.py), holds out every fifth scene or photo (by ``group``) for validation, trains a
+tiny CNN with a fixed seed on one thread (real photo patches weigh twice in the loss: they are fewer
+and harder than the synthetic ones), augmented with the eight turns and mirrors of a square (a die
+face's pips look the same mirrored) and a shift of up to two pixels, and writes
+``drivers/vision/models/dice_face.onnx``.  It then loads that file through ``cv2.dnn.readNetFromONNX``
+with the runtime's own preprocessing (drivers/vision/facemodel.py), checks that cv2 and torch give the
+same probabilities, and prints the validation figures.
 """
 
 from __future__ import annotations
