@@ -5,6 +5,7 @@ Prints one JSON document.  Counts are flags (the full run, 10,000 throws and
 
     python bench/vision.py --dice 10000 --spins 1000
     python bench/vision.py --dice 2000 --spins 120      # what docs/performance.md records
+    python bench/vision.py --dice 2000 --dice-seed 500000 --spins 0 --no-face-model   # pip count alone
 
 Distortion strength runs evenly over 0..1 across the synthetic scenes.
 """
@@ -29,7 +30,7 @@ def rss_mb() -> float:
     return 0.0
 
 
-def bench_dice(count: int, base: int = 100_000) -> dict:
+def bench_dice(count: int, base: int = 100_000, face_model: bool = True) -> dict:
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.calibration import DiceCalibration
     from drivers.vision.scoring import judge_dice, summarise
@@ -46,7 +47,7 @@ def bench_dice(count: int, base: int = 100_000) -> dict:
         cd = truth["calibration"]
         cal = DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
                               tuple(tuple(p) for p in cd["table"]))
-        answer = DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
+        answer = DiceReader(cal, DiceOptions(**reader_options(kind)), face_model=face_model).read(image).as_json()
         v = judge_dice(truth, answer)
         verdicts.append(v)
         by_kind[kind].append(v)
@@ -92,7 +93,7 @@ def bench_spins(count: int, base: int = 200_000) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def bench_real(root: Path) -> dict:
+def bench_real(root: Path, face_model: bool = True) -> dict:
     """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
 
     A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
@@ -107,7 +108,7 @@ def bench_real(root: Path) -> dict:
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-            result = DiceReader().read(image)
+            result = DiceReader(face_model=face_model).read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
             half = photo_split(path)
             for key in (sub.name, f"{sub.name}/{half}", half, "all"):
@@ -125,12 +126,31 @@ def bench_speed(frames: int) -> dict:
     cv2.setNumThreads(1)
     images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
     reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
+    pips_only = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=False)
     gate = StillGate()
     reader.read(images[0])
-    t = time.perf_counter()
-    for i in range(frames):
-        reader.read(images[i % len(images)])
-    dice_ms = (time.perf_counter() - t) * 1000 / frames
+    pips_only.read(images[0])
+    # The reader with and without the face model, in alternate passes of frames/3 reads (a shared
+    # machine's load then weighs on both alike): the mean over all passes of each.
+    times: dict[str, list[float]] = {"model": [], "pips": []}
+    per_pass = max(1, frames // 3)
+    for _ in range(3):
+        for key, r in (("model", reader), ("pips", pips_only)):
+            t = time.perf_counter()
+            for i in range(per_pass):
+                r.read(images[i % len(images)])
+            times[key].append((time.perf_counter() - t) * 1000 / per_pass)
+    dice_ms = sum(times["model"]) / 3
+    pips_ms = sum(times["pips"]) / 3
+    # The face model's own share, timed alone (less at the mercy of the load than a difference of two
+    # reader timings): classifying the dice of one frame, preprocessing included.
+    patches = [patch for patch, _, i in reader.last_patches if i is not None]
+    model_ms = 0.0
+    if reader.face_model is not None and patches:
+        t = time.perf_counter()
+        for _ in range(frames):
+            reader.face_model.classify(patches)
+        model_ms = (time.perf_counter() - t) * 1000 / frames
     t = time.perf_counter()
     for i in range(frames):
         gate.update(images[i % len(images)])
@@ -147,6 +167,9 @@ def bench_speed(frames: int) -> dict:
     roulette_ms = (time.perf_counter() - t) * 1000 / n
     rest_frames = gate.frames
     return {"threads": 1, "frame": "640x480", "dice_ms_per_frame": round(dice_ms, 2),
+            "dice_ms_per_frame_without_face_model": round(pips_ms, 2),
+            "face_model_ms_per_frame": round(model_ms, 3), "face_model_dice_per_frame": len(patches),
+            "face_model": reader.face_model_problem or "loaded",
             "still_gate_ms_per_frame": round(gate_ms, 2), "roulette_ms_per_frame": round(roulette_ms, 2),
             "dice_rest_to_result_ms_at_30fps": round(rest_frames * 1000 / 30 + dice_ms, 1)}
 
@@ -159,6 +182,8 @@ def main() -> int:
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
     parser.add_argument("--speed-frames", type=int, default=300)
+    parser.add_argument("--no-face-model", action="store_true",
+                        help="read dice by pip count alone (the reader before the face model), for comparison")
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
     base = rss_mb()
@@ -168,7 +193,8 @@ def main() -> int:
     started = time.time()
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
     report["speed"] = bench_speed(args.speed_frames)
-    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed)
+    report["face_model"] = not args.no_face_model
+    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, not args.no_face_model)
     report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed)
     photos = args.photos
     if photos is None:
@@ -177,7 +203,7 @@ def main() -> int:
                 photos = cand
                 break
     report["real_photos"] = ("skipped" if args.no_photos else
-                             bench_real(photos) if photos and photos.is_dir() else "not found")
+                             bench_real(photos, not args.no_face_model) if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}

@@ -11,13 +11,16 @@ calibrated overhead view); see docs/devices/vision.md.
 
 from __future__ import annotations
 
+import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration
 from drivers.vision.pips import PATCH, read_face, rectify
 
@@ -27,6 +30,14 @@ MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured 
 MAX_ASPECT = 1.2  # a top face longer than this over its width is not square: tilted, or two dice merged
 MIN_AREA_RATIO = 0.9  # dice in one throw differ less than this in footprint; a smaller one may be tilted
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
+# The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
+# photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
+# (docs/devices/vision.md and docs/performance.md, "The face model").
+MODEL_AGREE = 0.5  # the model's probability for the pip count's value must reach this for the die to count as read
+MODEL_ONLY = 0.99  # where the pips cannot be read, a model this sure gives the die a value (the image stays unsure)
+DISAGREE = "the pip count and the face model disagree on a die"
+COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -163,9 +174,21 @@ def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
 class DiceReader:
     """Reads dice from one frame; calibration (throw area, die size, felt) is optional."""
 
-    def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None) -> None:
+    def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None,
+                 face_model: facemodel.FaceModel | Path | bool = True) -> None:
+        """``face_model``: True loads the shipped model, a path loads that file, False reads by pip count
+        only; a model file that cannot be loaded is logged in one line and the reader reads without it."""
         self.calibration = calibration
         self.options = options or DiceOptions()
+        self.face_model: facemodel.FaceModel | None = None
+        self.face_model_problem = "" if face_model is not False else "face model switched off"
+        if isinstance(face_model, facemodel.FaceModel):
+            self.face_model = face_model
+        elif face_model is not False:
+            path = facemodel.DEFAULT_MODEL if face_model is True else Path(face_model)
+            self.face_model, self.face_model_problem = facemodel.load(path)
+            if self.face_model is None:
+                log.warning("%s; the dice reader reads by pip count only", self.face_model_problem)
         self._last_background: np.ndarray | None = None
         self._felt_half: np.ndarray | None = None
         self._felt_lab: np.ndarray | None = None
@@ -176,6 +199,9 @@ class DiceReader:
         # refusal thresholds on synthetic truth (docs/performance.md, "Vision"), not part of the answer.
         self.last_features: list[dict[str, Any]] = []
         self.last_rejected: list[tuple[str, float, bool]] = []
+        # The rectified patch and box of every die candidate of the last read, with the index of the die it
+        # became (None: set aside); tools/vision_model/extract_faces.py builds the face model's data from it.
+        self.last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]] = []
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -278,6 +304,7 @@ class DiceReader:
         die = self._die_size(image)
         self.last_features = []
         self.last_rejected = []
+        self.last_patches = []
         blobs, mask = self._blobs(image, die)
         background = self._last_background
         cal = self.calibration
@@ -322,6 +349,7 @@ class DiceReader:
             inside = cal.inside(cx, cy) if cal is not None else True
             fully = cal.box_inside(b.box) if cal is not None else True
             patch = rectify(image, b.rect, grow=1.0)
+            self.last_patches.append((patch, b.box, None))
             felt_lab = None
             if background is not None:
                 x, y, w, h = (v // self._scale for v in b.box)
@@ -367,7 +395,9 @@ class DiceReader:
                 problems.append(tilt_reason)
             if face.value is None or face.confidence < MIN_CONFIDENCE:
                 problems.append(f"cannot read the die at {list(b.box)}: {face.reason or 'low confidence'}")
+            self.last_patches[-1] = (patch, b.box, len(dice))
             dice.append(die_read)
+        self._check_faces(dice, problems)
         dice.extend(heap_dice)
         if not photo and len(candidates) >= 2:
             areas = [b.rect[1][0] * b.rect[1][1] for b in candidates]
@@ -389,6 +419,33 @@ class DiceReader:
         if problems:
             return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
         return DiceResult("ok", tuple(dice), "")
+
+    def _check_faces(self, dice: list[Die], problems: list[str]) -> None:
+        """The face model's second opinion on every die read from a patch (heap reads have none).
+
+        A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
+        otherwise the image is unsure (the model's cocked class counts only in the calibrated view,
+        where flatness is judged; a void found by the flatness checks still takes precedence).
+        Where the pips could not be read and the model is at least MODEL_ONLY sure, the die gets the
+        model's value, but the image stays unsure (the failed pip count is already among the problems).
+        """
+        if self.face_model is None:
+            return
+        items = [(i, patch) for patch, _, i in self.last_patches if i is not None]
+        if not items:
+            return
+        guesses = self.face_model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
+        for (i, _), guess in zip(items, guesses):
+            d = dice[i]
+            if d.value is not None:
+                if guess.probabilities[d.value] < MODEL_AGREE:
+                    said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
+                        guess.value, f"a {guess.value}")
+                    dice[i] = replace(d, reason=d.reason or f"pip count {d.value}, face model {said}")
+                    problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
+            elif 1 <= guess.value <= 6 and guess.probability >= MODEL_ONLY:
+                dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
+                                  reason=f"read by the face model only ({d.reason or 'pips not read'})")
 
     @staticmethod
     def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:

@@ -29,8 +29,10 @@ def _score(subset: str) -> Score:
 
 
 @pytest.mark.parametrize("subset,images,per_die,of_matched", [
-    ("penlington-webcam", 31, 0.75, 0.95),
-    ("byler-topdown", 10, 0.45, 0.78),
+    # Measured with the face model (2026-11-29): 0.874 / 0.965 and 0.551 / 0.864 (pip count alone:
+    # 0.811 / 0.963 and 0.522 / 0.857).  The subsets hold photos of both halves of the split.
+    ("penlington-webcam", 31, 0.85, 0.95),
+    ("byler-topdown", 10, 0.53, 0.84),
 ])
 def test_real_photo_subset_floors(subset: str, images: int, per_die: float, of_matched: float) -> None:
     s = _score(subset)
