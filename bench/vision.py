@@ -146,7 +146,19 @@ def bench_speed(frames: int) -> dict:
         rr.reset()
     roulette_ms = (time.perf_counter() - t) * 1000 / n
     rest_frames = gate.frames
+    # Photo mode only (no calibration): the learned dice detector, one 640x480 image scaled to its input.
+    from drivers.vision.detector import DiceDetector
+    detector, _ = DiceDetector.load()
+    detector_ms = None
+    if detector is not None:
+        detector.detect(images[0])
+        t = time.perf_counter()
+        runs = max(10, frames // 10)
+        for i in range(runs):
+            detector.detect(images[i % len(images)])
+        detector_ms = round((time.perf_counter() - t) * 1000 / runs, 2)
     return {"threads": 1, "frame": "640x480", "dice_ms_per_frame": round(dice_ms, 2),
+            "photo_detector_ms_per_image": detector_ms,
             "still_gate_ms_per_frame": round(gate_ms, 2), "roulette_ms_per_frame": round(roulette_ms, 2),
             "dice_rest_to_result_ms_at_30fps": round(rest_frames * 1000 / 30 + dice_ms, 1)}
 
