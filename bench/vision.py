@@ -92,10 +92,11 @@ def bench_spins(count: int, base: int = 200_000) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def bench_real(root: Path) -> dict:
+def bench_real(root: Path, detector: bool = True) -> dict:
     """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
 
     A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
+    ``detector=False`` reads with the classical finder alone (photo mode before the learned detector).
     """
     import cv2
     from drivers.vision.dice import DiceReader
@@ -107,7 +108,8 @@ def bench_real(root: Path) -> dict:
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-            result = DiceReader().read(image)
+            reader = DiceReader() if detector else DiceReader(detector_model=None)
+            result = reader.read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
             half = photo_split(path)
             for key in (sub.name, f"{sub.name}/{half}", half, "all"):
@@ -170,6 +172,8 @@ def main() -> int:
     parser.add_argument("--dice-seed", type=int, default=100_000, help="first seed of the dice throws")
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
+    parser.add_argument("--no-detector", action="store_true",
+                        help="photos read by the classical finder alone (no learned detector)")
     parser.add_argument("--speed-frames", type=int, default=300)
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
@@ -189,7 +193,7 @@ def main() -> int:
                 photos = cand
                 break
     report["real_photos"] = ("skipped" if args.no_photos else
-                             bench_real(photos) if photos and photos.is_dir() else "not found")
+                             bench_real(photos, not args.no_detector) if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}
