@@ -119,6 +119,29 @@ def sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tupl
     return crop, b
 
 
+SYNTH_KINDS = ("clean", "touching", "colours", "sicbo", "off")
+
+
+def synthetic(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered table scene (drivers/vision/synth_dice.scene, seeds below 100000 only: the benchmark's
+    seeds are 100000 and up) as (image at the stored 416 px, boxes [value, cx, cy, w, h] normalised)."""
+    sys.path.insert(0, str(ROOT))
+    from drivers.vision.synth_dice import DIE_PX, scene
+    kind = SYNTH_KINDS[int(rng.integers(len(SYNTH_KINDS)))]
+    image, truth = scene(int(rng.integers(0, 100_000)), kind, float(rng.uniform(0, 1)))
+    h, w = image.shape[:2]
+    rows = []
+    for d in truth["dice"]:
+        if not d["flat"]:
+            continue
+        x, y, bw, bh = d["box"]
+        side = DIE_PX * 1.2  # the top face's upright box, about (|cos a| + |sin a|) die sides
+        rows.append((d["value"], (x + bw / 2) / w, (y + bh / 2) / h, side / w, side / h))
+    s = 416 / max(h, w)
+    small = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    return small, np.array(rows, np.float32).reshape(-1, 5)
+
+
 def targets(b: np.ndarray, out: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CenterNet targets: gaussian centre heatmap, size map, and the mask of centre cells."""
     heat = np.zeros((out, out), np.float32)
@@ -148,7 +171,7 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train(steps: int, batch: int, seed: int) -> DiceNet:
+def train(steps: int, batch: int, seed: int, synth_share: float) -> DiceNet:
     images, boxes, names = load(DATA)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
@@ -163,9 +186,12 @@ def train(steps: int, batch: int, seed: int) -> DiceNet:
     for step in range(steps):
         xs, hs, ss, ms = [], [], [], []
         for _ in range(batch):
-            g = groups[int(rng.integers(len(groups)))]
-            i = g[int(rng.integers(len(g)))]
-            crop, b = sample(images[i], boxes[i], rng)
+            if rng.random() < synth_share:
+                crop, b = sample(*synthetic(rng), rng)
+            else:
+                g = groups[int(rng.integers(len(groups)))]
+                i = g[int(rng.integers(len(g)))]
+                crop, b = sample(images[i], boxes[i], rng)
             heat, size, mask = targets(b, out)
             xs.append(crop.transpose(2, 0, 1))
             hs.append(heat)
@@ -219,11 +245,12 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=2200)
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--synthetic", type=float, default=0.2, help="share of rendered scenes in the batches")
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
-    model = train(args.steps, args.batch, args.seed)
+    model = train(args.steps, args.batch, args.seed, args.synthetic)
     diff = export(model, args.out)
     print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); cv2.dnn matches torch (max diff {diff:.2e})")
     return 0
