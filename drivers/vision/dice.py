@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from drivers.vision.calibration import DiceCalibration
-from drivers.vision.detector import MODEL_PATH, DiceDetector
+from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.labels import overlap
 from drivers.vision.pips import PATCH, read_face, rectify
 
@@ -188,7 +188,7 @@ class DiceReader:
         # refusal thresholds on synthetic truth (docs/performance.md, "Vision"), not part of the answer.
         self.last_features: list[dict[str, Any]] = []
         self.last_rejected: list[tuple[str, float, bool]] = []
-        self.last_detections: list = []  # photo mode: the detector's dice in the last read
+        self.last_detections: list[Detection] = []  # photo mode: the detector's dice in the last read
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
