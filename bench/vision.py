@@ -93,10 +93,11 @@ def bench_spins(count: int, base: int = 200_000) -> dict:
             "wrong_examples": wrong_examples}
 
 
-def bench_real(root: Path, face_model: bool = True) -> dict:
+def bench_real(root: Path, face_model: bool = True, detector: bool = True) -> dict:
     """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
 
     A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
+    ``detector=False`` reads with the classical finder alone (photo mode before the learned detector).
     """
     import cv2
     from drivers.vision.dice import DiceReader
@@ -108,7 +109,9 @@ def bench_real(root: Path, face_model: bool = True) -> dict:
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-            result = DiceReader(face_model=face_model).read(image)
+            reader = DiceReader(face_model=face_model) if detector else \
+                DiceReader(face_model=face_model, detector_model=None)
+            result = reader.read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
             half = photo_split(path)
             for key in (sub.name, f"{sub.name}/{half}", half, "all"):
@@ -174,6 +177,26 @@ def bench_speed(frames: int) -> dict:
             "dice_rest_to_result_ms_at_30fps": round(rest_frames * 1000 / 30 + dice_ms, 1)}
 
 
+def bench_detector(runs: int = 30) -> dict:
+    """Photo mode only (no calibration): the learned dice detector on 640x480 frames, one thread, and
+    the memory it adds (run after the readers' memory is taken, so that figure stays comparable)."""
+    import cv2
+    from drivers.vision.detector import DiceDetector
+    from drivers.vision.synth_dice import scene
+    cv2.setNumThreads(1)
+    images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(10)]
+    before = rss_mb()
+    detector, why = DiceDetector.load()
+    if detector is None:
+        return {"error": why}
+    detector.detect(images[0])
+    t = time.perf_counter()
+    for i in range(runs):
+        detector.detect(images[i % len(images)])
+    return {"threads": 1, "frame": "640x480", "ms_per_image": round((time.perf_counter() - t) * 1000 / runs, 2),
+            "adds_mb": round(rss_mb() - before, 1)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dice", type=int, default=10_000, help="synthetic dice throws")
@@ -181,6 +204,8 @@ def main() -> int:
     parser.add_argument("--dice-seed", type=int, default=100_000, help="first seed of the dice throws")
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
+    parser.add_argument("--no-detector", action="store_true",
+                        help="photos read by the classical finder alone (no learned detector)")
     parser.add_argument("--speed-frames", type=int, default=300)
     parser.add_argument("--no-face-model", action="store_true",
                         help="read dice by pip count alone (the reader before the face model), for comparison")
@@ -203,10 +228,12 @@ def main() -> int:
                 photos = cand
                 break
     report["real_photos"] = ("skipped" if args.no_photos else
-                             bench_real(photos, not args.no_face_model) if photos and photos.is_dir() else "not found")
+                             bench_real(photos, not args.no_face_model, not args.no_detector)
+                             if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}
+    report["photo_detector"] = bench_detector()
     report["seconds"] = round(time.time() - started, 1)
     json.dump(report, sys.stdout, indent=1)
     sys.stdout.write("\n")

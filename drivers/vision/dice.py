@@ -22,6 +22,8 @@ import numpy as np
 
 from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration
+from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
+from drivers.vision.labels import overlap
 from drivers.vision.pips import PATCH, read_face, rectify
 
 MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured on real photos)
@@ -29,6 +31,9 @@ MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured 
 # checked on other seeds (docs/performance.md, "Vision").
 MAX_ASPECT = 1.2  # a top face longer than this over its width is not square: tilted, or two dice merged
 MIN_AREA_RATIO = 0.9  # dice in one throw differ less than this in footprint; a smaller one may be tilted
+# Photo mode, the learned detector (drivers/vision/detector.py); chosen on the train half of the real photos.
+DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
+DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 # The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
 # photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
@@ -175,9 +180,12 @@ class DiceReader:
     """Reads dice from one frame; calibration (throw area, die size, felt) is optional."""
 
     def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None,
-                 face_model: facemodel.FaceModel | Path | bool = True) -> None:
+                 face_model: facemodel.FaceModel | Path | bool = True,
+                 detector_model: Path | None = MODEL_PATH) -> None:
         """``face_model``: True loads the shipped model, a path loads that file, False reads by pip count
-        only; a model file that cannot be loaded is logged in one line and the reader reads without it."""
+        only; a model file that cannot be loaded is logged in one line and the reader reads without it.
+        ``detector_model``: the photo-mode dice detector (None: classical finder only); loaded at the
+        first photo-mode read, never for a calibrated table."""
         self.calibration = calibration
         self.options = options or DiceOptions()
         self.face_model: facemodel.FaceModel | None = None
@@ -189,6 +197,9 @@ class DiceReader:
             self.face_model, self.face_model_problem = facemodel.load(path)
             if self.face_model is None:
                 log.warning("%s; the dice reader reads by pip count only", self.face_model_problem)
+        self._detector_model = detector_model
+        self._detector: DiceDetector | None = None
+        self.detector_note = ""  # why the detector is not in use, once a photo-mode read tried to load it
         self._last_background: np.ndarray | None = None
         self._felt_half: np.ndarray | None = None
         self._felt_lab: np.ndarray | None = None
@@ -202,6 +213,7 @@ class DiceReader:
         # The rectified patch and box of every die candidate of the last read, with the index of the die it
         # became (None: set aside); tools/vision_model/extract_faces.py builds the face model's data from it.
         self.last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]] = []
+        self.last_detections: list[Detection] = []  # photo mode: the detector's dice in the last read
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -399,6 +411,8 @@ class DiceReader:
             dice.append(die_read)
         self._check_faces(dice, problems)
         dice.extend(heap_dice)
+        if photo and self._detector_model is not None:
+            self._join_detections(image, dice, problems)
         if not photo and len(candidates) >= 2:
             areas = [b.rect[1][0] * b.rect[1][1] for b in candidates]
             if min(areas) < MIN_AREA_RATIO * max(areas):
@@ -446,6 +460,115 @@ class DiceReader:
             elif 1 <= guess.value <= 6 and guess.probability >= MODEL_ONLY:
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
+
+    def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
+        """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
+        "Finding dice in photos: the detector"; each rule chosen by measurement on the train half).
+
+        A detected die with no classical die over it is read from its own box; one that cannot be read
+        keeps the image unsure.  A classical die left unread is read again in the detector's box (the
+        classical refusal stays: the image remains unsure).  A classical read the detector does not
+        back (no die seen there, two dice seen in it, or a different value in the detector's box)
+        makes the image unsure.  Without the model the image cannot be ok: a missed die is possible.
+        """
+        if self._detector is None and not self.detector_note:
+            self._detector, self.detector_note = DiceDetector.load(self._detector_model)
+        if self._detector is None:
+            problems.append(f"{self.detector_note}; dice the classical finder missed cannot be ruled out")
+            return
+        seen = self._detector.detect(image)
+        found = [t for t in seen if t.score >= DETECT_DIE]
+        self.last_detections = found
+        for d in dice:
+            x, y, w, h = d.box
+            inside = [t for t in found if x <= t.centre[0] <= x + w and y <= t.centre[1] <= y + h]
+            if len(inside) >= 2:
+                problems.append(f"the detector sees {len(inside)} dice at {list(d.box)}, read as one")
+            if d.value is not None and not any(overlap(t.box, d.box) > 0.3 for t in seen):
+                problems.append(f"the detector sees no die at {list(d.box)}")
+            if d.value is not None and len(inside) == 1 and self._whole_face(inside[0].box, d.box):
+                again = self._read_detected(image, inside[0].box)[0]
+                if again is not None and again != d.value:
+                    problems.append(f"the die at {list(d.box)} reads {d.value} or {again}")
+        for det in found:
+            over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
+            if any(dice[i].value is not None for i in over):
+                continue
+            value, face, patch = self._read_detected(image, det.box)
+            if over:  # classical die(s) here, none read: a second try in the detector's box
+                if value is not None and len(over) == 1:
+                    old = dice[over[0]]
+                    dice[over[0]] = Die(value, old.color, old.box, old.flat, face.confidence,
+                                        "read in the detector's box")
+                continue
+            dice.append(Die(value, color_name(patch), det.box, True, face.confidence, "found by the detector"))
+            if value is None:
+                problems.append(f"cannot read the die the detector found at {list(det.box)}: "
+                                f"{face.reason or 'low confidence'}")
+
+    @staticmethod
+    def _whole_face(box: tuple[int, int, int, int], die_box: tuple[int, int, int, int]) -> bool:
+        """A detector box fit for a second reading of a die: square-ish and at least a fifth of the die's
+        box (an elongated or small box covers only part of the face: its pips would read short)."""
+        tw, th = box[2], box[3]
+        return max(tw, th) <= 1.3 * max(1, min(tw, th)) and tw * th >= 0.2 * die_box[2] * die_box[3]
+
+    def _read_detected(self, image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
+        """(value or None, face reading, patch) in a detector box: the die's fitted rectangle, then the
+        box itself, then the box grown by a fifth; the first read at DETECT_READ confidence counts."""
+        x, y, w, h = box
+        centre = (x + w / 2, y + h / 2)
+        tries = (self._fit_rect(image, box), (centre, (float(w), float(h)), 0.0), (centre, (1.2 * w, 1.2 * h), 0.0))
+        felt = self._felt_lab_at(box)
+        first = None
+        for rect in tries:
+            patch = rectify(image, rect, grow=1.0)
+            face = read_face(patch, felt)
+            first = first or (face, patch)
+            if face.value is not None and face.confidence >= DETECT_READ:
+                return face.value, face, patch
+        return None, first[0], first[1]
+
+    @staticmethod
+    def _fit_rect(image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
+        """The die's turned rectangle inside a detector box: the part of the box (grown by a fifth) that
+        differs most from its border (Otsu), as a minimum-area rectangle; the box itself if that fails."""
+        x, y, w, h = box
+        fallback = ((x + w / 2, y + h / 2), (float(w), float(h)), 0.0)
+        pad = int(0.2 * max(w, h)) + 1
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        roi = image[y0:y + h + pad, x0:x + w + pad]
+        if roi.shape[0] < 8 or roi.shape[1] < 8:
+            return fallback
+        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
+        border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+        dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+        dist = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        count, labels_, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        cy, cx = min(roi.shape[0] - 1, y + h // 2 - y0), min(roi.shape[1] - 1, x + w // 2 - x0)
+        label = labels_[cy, cx]
+        if label == 0:
+            return fallback
+        ys, xs = np.nonzero(labels_ == label)
+        (rx, ry), (rw, rh), ang = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        side = math.sqrt(max(1.0, rw * rh))
+        if not 0.75 * max(w, h) <= side <= 1.35 * max(w, h) or max(rw, rh) > 1.3 * min(rw, rh):
+            return fallback
+        return (rx + x0, ry + y0), (rw, rh), ang
+
+    def _felt_lab_at(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """The felt's Lab colour around a box, from the last read's background estimate."""
+        background = self._last_background
+        if background is None:
+            return None
+        x, y, w, h = (v // self._scale for v in box)
+        ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
+        if not ring.size:
+            return None
+        return cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
+                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
 
     @staticmethod
     def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:
