@@ -409,10 +409,10 @@ class DiceReader:
                 problems.append(f"cannot read the die at {list(b.box)}: {face.reason or 'low confidence'}")
             self.last_patches[-1] = (patch, b.box, len(dice))
             dice.append(die_read)
-        self._check_faces(dice, problems)
         dice.extend(heap_dice)
         if photo and self._detector_model is not None:
             self._join_detections(image, dice, problems)
+        self._check_faces(dice, problems)
         if not photo and len(candidates) >= 2:
             areas = [b.rect[1][0] * b.rect[1][1] for b in candidates]
             if min(areas) < MIN_AREA_RATIO * max(areas):
@@ -455,7 +455,8 @@ class DiceReader:
                 if guess.probabilities[d.value] < MODEL_AGREE:
                     said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
                         guess.value, f"a {guess.value}")
-                    dice[i] = replace(d, reason=d.reason or f"pip count {d.value}, face model {said}")
+                    shown = guess.value if 1 <= guess.value <= 6 else d.value
+                    dice[i] = replace(d, value=shown, reason=d.reason or f"pip count {d.value}, face model {said}")
                     problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
             elif 1 <= guess.value <= 6 and guess.probability >= MODEL_ONLY:
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
@@ -500,7 +501,9 @@ class DiceReader:
                     old = dice[over[0]]
                     dice[over[0]] = Die(value, old.color, old.box, old.flat, face.confidence,
                                         "read in the detector's box")
+                    self.last_patches = [(patch if i == over[0] else p, b, i) for p, b, i in self.last_patches]
                 continue
+            self.last_patches.append((patch, det.box, len(dice)))
             dice.append(Die(value, color_name(patch), det.box, True, face.confidence, "found by the detector"))
             if value is None:
                 problems.append(f"cannot read the die the detector found at {list(det.box)}: "
