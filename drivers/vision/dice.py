@@ -40,6 +40,9 @@ VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a si
 # (docs/devices/vision.md and docs/performance.md, "The face model").
 MODEL_AGREE = 0.5  # the model's probability for the pip count's value must reach this for the die to count as read
 MODEL_ONLY = 0.99  # where the pips cannot be read, a model this sure gives the die a value (the image stays unsure)
+# The same in photo mode (no cocked or half-hidden synthetic dice there to fear); chosen on the photos' train
+# half (python tools/vision_model/unread.py train: 102 of 107 right at 0.8, 54 of 56 at 0.99).
+MODEL_ONLY_PHOTO = 0.8
 DISAGREE = "the pip count and the face model disagree on a die"
 COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
@@ -440,7 +443,8 @@ class DiceReader:
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
         otherwise the image is unsure (the model's cocked class counts only in the calibrated view,
         where flatness is judged; a void found by the flatness checks still takes precedence).
-        Where the pips could not be read and the model is at least MODEL_ONLY sure, the die gets the
+        Where the pips could not be read and the model is at least MODEL_ONLY (photo mode:
+        MODEL_ONLY_PHOTO) sure, the die gets the
         model's value, but the image stays unsure (the failed pip count is already among the problems).
         """
         if self.face_model is None:
@@ -458,7 +462,7 @@ class DiceReader:
                     shown = guess.value if 1 <= guess.value <= 6 else d.value
                     dice[i] = replace(d, value=shown, reason=d.reason or f"pip count {d.value}, face model {said}")
                     problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
-            elif 1 <= guess.value <= 6 and guess.probability >= MODEL_ONLY:
+            elif 1 <= guess.value <= 6 and guess.probability >= (MODEL_ONLY if self.calibration else MODEL_ONLY_PHOTO):
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
 
