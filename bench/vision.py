@@ -29,67 +29,87 @@ def rss_mb() -> float:
     return 0.0
 
 
-def bench_dice(count: int, base: int = 100_000) -> dict:
-    from drivers.vision.dice import DiceOptions, DiceReader
-    from drivers.vision.calibration import DiceCalibration
-    from drivers.vision.scoring import judge_dice, summarise
-    from drivers.vision.synth_dice import KINDS, reader_options, scene
-    verdicts: list[str] = []
-    by_kind: dict[str, list[str]] = defaultdict(list)
-    by_strength: dict[str, list[str]] = defaultdict(list)
-    wrong_examples = []
-    for i in range(count):
-        kind = KINDS[i % len(KINDS)]
-        strength = round((i // len(KINDS)) % 11 / 10, 1)
-        seed = base + i
-        image, truth = scene(seed, kind, strength)
-        cd = truth["calibration"]
-        cal = DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
-                              tuple(tuple(p) for p in cd["table"]))
-        answer = DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
-        v = judge_dice(truth, answer)
-        verdicts.append(v)
-        by_kind[kind].append(v)
-        by_strength[str(strength)].append(v)
-        if v == "wrong" and len(wrong_examples) < 40:
-            wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
-                                   "answer": answer["status"], "reason": answer["reason"]})
-    return {"all": summarise(verdicts), "by_kind": {k: summarise(v) for k, v in by_kind.items()},
-            "by_strength": {k: summarise(v) for k, v in sorted(by_strength.items())},
-            "wrong_examples": wrong_examples}
+def _dice_one(i: int, base: int) -> dict:
+    """One synthetic throw (the i-th of the run): its kind, strength, verdict and, when wrong, the example."""
+    from drivers.vision.scoring import judge_dice, read_synthetic_throw
+    from drivers.vision.synth_dice import KINDS
+    kind = KINDS[i % len(KINDS)]
+    strength = round((i // len(KINDS)) % 11 / 10, 1)
+    seed = base + i
+    truth, answer = read_synthetic_throw(seed, kind, strength)
+    v = judge_dice(truth, answer)
+    out = {"kind": kind, "strength": strength, "verdict": v}
+    if v == "wrong":
+        out["example"] = {"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
+                          "answer": answer["status"], "reason": answer["reason"]}
+    return out
 
 
-def bench_spins(count: int, base: int = 200_000) -> dict:
+def _spin_one(i: int, base: int) -> dict:
+    """One synthetic spin: kind, strength, verdict, frames from rest to result, and the example when wrong."""
     from drivers.vision import synth_roulette as S
     from drivers.vision.roulette import RouletteReader, read_spins
-    from drivers.vision.scoring import judge_spin, summarise
-    verdicts: list[str] = []
+    from drivers.vision.scoring import judge_spin
+    kind = S.KINDS[i % len(S.KINDS)]
+    strength = round((i // len(S.KINDS)) % 11 / 10, 1)
+    seed = base + i
+    truth = S.truth(seed, kind, strength)
+    spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
+    answer = spins[0].as_json() if spins else None
+    v = judge_spin(truth, answer)
+    out: dict = {"kind": kind, "strength": strength, "verdict": v}
+    if v == "right" and truth["status"] == "ok":
+        out["latency"] = answer["frame"] - truth["rest_frame"]
+    if v == "wrong":
+        out["example"] = {"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
+                          "number": truth["number"], "answer": answer}
+    return out
+
+
+def _worker_init() -> None:
+    import cv2
+    cv2.setNumThreads(1)
+
+
+def run_scenes(fn, count: int, base: int, jobs: int) -> list[dict]:
+    """fn(i, base) for i in 0..count-1, in order; over ``jobs`` processes when jobs > 1.
+
+    Every scene is seeded by its own index, so the records (and the figures) do not depend on jobs.
+    """
+    from functools import partial
+    if jobs <= 1 or count < 2:
+        return [fn(i, base) for i in range(count)]
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
+        return list(pool.imap(partial(fn, base=base), range(count), chunksize=4))
+
+
+def _tally(records: list[dict]) -> dict:
+    from drivers.vision.scoring import summarise
     by_kind: dict[str, list[str]] = defaultdict(list)
     by_strength: dict[str, list[str]] = defaultdict(list)
-    latency_frames: list[int] = []
-    wrong_examples = []
-    for i in range(count):
-        kind = S.KINDS[i % len(S.KINDS)]
-        strength = round((i // len(S.KINDS)) % 11 / 10, 1)
-        seed = base + i
-        truth = S.truth(seed, kind, strength)
-        spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
-        answer = spins[0].as_json() if spins else None
-        v = judge_spin(truth, answer)
-        verdicts.append(v)
-        by_kind[kind].append(v)
-        by_strength[str(strength)].append(v)
-        if v == "right" and truth["status"] == "ok":
-            latency_frames.append(answer["frame"] - truth["rest_frame"])
-        if v == "wrong" and len(wrong_examples) < 40:
-            wrong_examples.append({"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
-                                   "number": truth["number"], "answer": answer})
-    lat = sorted(latency_frames)
-    return {"all": summarise(verdicts), "by_kind": {k: summarise(v) for k, v in by_kind.items()},
+    for r in records:
+        by_kind[r["kind"]].append(r["verdict"])
+        by_strength[str(r["strength"])].append(r["verdict"])
+    return {"all": summarise([r["verdict"] for r in records]),
+            "by_kind": {k: summarise(v) for k, v in by_kind.items()},
             "by_strength": {k: summarise(v) for k, v in sorted(by_strength.items())},
-            "rest_to_result_ms_at_30fps": {"median": round(lat[len(lat) // 2] * 1000 / 30, 1) if lat else None,
-                                           "max": round(lat[-1] * 1000 / 30, 1) if lat else None},
-            "wrong_examples": wrong_examples}
+            "wrong_examples": [r["example"] for r in records if "example" in r][:40]}
+
+
+def bench_dice(count: int, base: int = 100_000, jobs: int = 1) -> dict:
+    return _tally(run_scenes(_dice_one, count, base, jobs))
+
+
+def bench_spins(count: int, base: int = 200_000, jobs: int = 1) -> dict:
+    records = run_scenes(_spin_one, count, base, jobs)
+    out = _tally(records)
+    lat = sorted(r["latency"] for r in records if "latency" in r)
+    wrong = out.pop("wrong_examples")
+    out["rest_to_result_ms_at_30fps"] = {"median": round(lat[len(lat) // 2] * 1000 / 30, 1) if lat else None,
+                                         "max": round(lat[-1] * 1000 / 30, 1) if lat else None}
+    out["wrong_examples"] = wrong
+    return out
 
 
 def bench_real(root: Path) -> dict:
@@ -159,6 +179,8 @@ def main() -> int:
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
     parser.add_argument("--speed-frames", type=int, default=300)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes for the synthetic scenes (the figures do not depend on it)")
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
     base = rss_mb()
@@ -167,9 +189,9 @@ def main() -> int:
     after_import = rss_mb()
     started = time.time()
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
-    report["speed"] = bench_speed(args.speed_frames)
-    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed)
-    report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed)
+    report["speed"] = bench_speed(args.speed_frames)  # alone, before any worker runs: timings stay clean
+    report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, args.jobs)
+    report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed, args.jobs)
     photos = args.photos
     if photos is None:
         for cand in (ROOT.parent / "shared/data/dice-photos", ROOT.parent.parent / "shared/data/dice-photos"):

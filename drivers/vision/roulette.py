@@ -45,6 +45,7 @@ class RouletteOptions:
     clockwise: bool = True  # pocket order runs clockwise as the camera sees the wheel
     max_gap: int = 8  # a spin whose ball went unseen this many frames in a row is unsure, not bridged
     occluded_degrees: int = 20  # an unbroken arc this wide unlike the rest of the track: something over it
+    drop_frames: int = 3  # sightings in a row inside the track before the ball counts as dropped into the pockets
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,7 @@ class RouletteReader:
         self.out_run = 0
         self.max_gap = 0
         self.occluded = 0
+        self.off_track = 0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -255,8 +257,11 @@ class RouletteReader:
                 self.ball_travel = 0.0
             return None
         if self.phase == "spin":
-            if on_track:
-                self.track_travel += d
+            self.track_travel += d
+            self.off_track = 0 if on_track else self.off_track + 1
+            if self.off_track < self.opt.drop_frames:
+                # One sighting inside the track (a glint, the lens' edge) does not end the turns: a ball
+                # still circling and taken for dropped lost its remaining turns ("too few turns").
                 return None
             self.phase = "drop"
         if self.rotor is None:

@@ -28,6 +28,25 @@ def judge_dice(truth: dict[str, Any], answer: dict[str, Any]) -> str:
     return "wrong"
 
 
+def read_synthetic_throw(seed: int, kind: str, strength: float = 0.0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(truth, answer) for one synthetic throw, read with the calibration its table would have.
+
+    The calibration is what a technician sets: the throw area and table (from the scene's
+    geometry), the nominal die size, and the die size per colour measured from a frame of that
+    table showing one flat die of each colour (synth_dice.scene_with_calibration_frame).  The one
+    way the benchmark and the tests read a synthetic throw, so their figures agree.
+    """
+    from drivers.vision import calibration as cal_mod
+    from drivers.vision.dice import DiceOptions, DiceReader
+    from drivers.vision.synth_dice import reader_options, scene_with_calibration_frame
+    image, truth, frame = scene_with_calibration_frame(seed, kind, strength)
+    cd = truth["calibration"]
+    cal = cal_mod.DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
+                                  tuple(tuple(p) for p in cd["table"]))
+    cal.die_sizes = DiceReader(cal).measure_die_sizes(frame)
+    return truth, DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
+
+
 def judge_spin(truth: dict[str, Any], answer: dict[str, Any] | None) -> str:
     """The same for one roulette spin."""
     if answer is None or answer["status"] == "unsure":
