@@ -31,6 +31,7 @@ SIDE_CONTRAST = 30.0  # Lab distance of a die's side-face colour from the felt's
 DIE_LONG_MAX = 1.1  # side face visible: a footprint longer than this (of a flat die's) shows a side face
 TOP_SHORT_MIN = 0.9  # side face hidden: a top face shorter than this (of a flat die's) is squeezed by a tilt
 TOP_LONG_MAX = 1.05  # side face hidden: a top face longer than this takes in part of a side face
+FELT_LIKE = 20.0  # an unreadable object off the area this close (Lab) to the felt around it is not void-worthy
 HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 
@@ -446,6 +447,10 @@ class DiceReader:
             if (not inside or not fully) and id(b) in split_parts:
                 # Where touching dice were cut apart is a guess; a guessed part on the line must not void.
                 problems.append("touching dice at the edge of the throw area (cannot tell which side)")
+            elif (not inside or not fully) and face.value is None and self._felt_like(image, b, patch, die):
+                # Off the area, no face read, and the colour of the felt just around it (felt lit by glare
+                # where the felt estimate lags, a shadow): not known to be a die, so it must not void.
+                problems.append("an object off the throw area that looks like the felt around it")
             elif not inside or not fully:
                 voids.append("a die off the throw area" if not inside else "a die on the edge of the throw area")
             if not flat:
@@ -474,6 +479,23 @@ class DiceReader:
         if problems:
             return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
         return DiceResult("ok", tuple(dice), "")
+
+    @staticmethod
+    def _felt_like(image: np.ndarray, blob: _Blob, patch: np.ndarray, die: float) -> bool:
+        """The blob's body colour lies within FELT_LIKE Lab units of the felt in a ring just around it."""
+        x, y, w, h = blob.box
+        pad = int(0.3 * die)
+        H, W = image.shape[:2]
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+        ring = np.ones((y1 - y0, x1 - x0), bool)
+        ring[max(0, y - y0):y + h - y0, max(0, x - x0):x + w - x0] = False
+        if ring.sum() < 20:
+            return False
+        lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+        around = np.median(lab[ring], axis=0)
+        body = np.median(cv2.cvtColor(patch[16:-16, 16:-16], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32),
+                         axis=0)
+        return float(np.sqrt(np.sum((body - around) ** 2))) < FELT_LIKE
 
     @staticmethod
     def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:

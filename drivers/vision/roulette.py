@@ -111,6 +111,7 @@ class RouletteReader:
         self.max_gap = 0
         self.occluded = 0
         self.off_track = 0
+        self.off_travel = 0.0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -257,13 +258,18 @@ class RouletteReader:
                 self.ball_travel = 0.0
             return None
         if self.phase == "spin":
-            self.track_travel += d
-            self.off_track = 0 if on_track else self.off_track + 1
+            if on_track:
+                # Back on the track after a sighting or two inside it: those frames were turns too.
+                self.track_travel += d + self.off_travel
+                self.off_track, self.off_travel = 0, 0.0
+                return None
+            self.off_track += 1
+            self.off_travel += d
             if self.off_track < self.opt.drop_frames:
                 # One sighting inside the track (a glint, the lens' edge) does not end the turns: a ball
                 # still circling and taken for dropped lost its remaining turns ("too few turns").
                 return None
-            self.phase = "drop"
+            self.phase = "drop"  # the ball left the track when first seen inside it: those frames are not turns
         if self.rotor is None:
             return None
         rel = _wrap(angle - self.rotor)
