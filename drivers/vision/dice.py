@@ -179,23 +179,27 @@ def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: 
                    die: float) -> tuple[float, float, float, float, float] | None:
     """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
 
-    Each pixel near the die goes to the nearest of three colours: the die's top (the patch's
-    median), its side face (the same colour darker, SIDE_SHADE) and the felt.  The top face is
+    Each pixel near the die goes to the nearest of three colours: the die's top (the median of
+    the patch's lighter half, refined), its side face (the same colour darker, SIDE_SHADE) and
+    the felt.  The top face is
     the region of top-colour pixels; the die is top plus side.  The foreground mask's edge moves
     with light, glare and blur, and on green felt a green die's edge nearly vanishes in it; these
     half-way edges do not.  A cocked die shows a top face shorter than a flat die's (by the
     cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
     side contrast is the Lab distance of the side face's colour from the felt's: a die of the
-    felt's colour (green on green) hides its side face.  None when the die's colour cannot be told from the felt's.
+    felt's colour (green on green) hides its side face.  None when the die's colour cannot be
+    told from the felt's.
     """
     if felt_lab is None:
         return None
+
     def lab_of(bgr: np.ndarray) -> np.ndarray:
         return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3),
                             cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
 
-    # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the pixels nearer it than its own shade
-    # and the felt (a cocked die's side face can fill a third of the patch and drag the median).
+    # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
+    # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
+    # the patch and drag a plain median).
     inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
     inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
     lightness = inner[:, 0]
