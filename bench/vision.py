@@ -3,8 +3,8 @@
 Prints one JSON document.  Counts are flags (the full run, 10,000 throws and
 1,000 spins, takes a long time on a small shared machine):
 
-    python bench/vision.py --dice 10000 --spins 1000
-    python bench/vision.py --dice 2000 --spins 120      # what docs/performance.md records
+    python bench/vision.py --dice 10000 --dice-seed 500000 --spins 1000 --spin-seed 600000 --no-photos --jobs 2
+    (the held-out run docs/performance.md records: about 34 minutes on the shared 2-core machine)
 
 Distortion strength runs evenly over 0..1 across the synthetic scenes.
 """
