@@ -29,58 +29,19 @@ def rss_mb() -> float:
     return 0.0
 
 
-def _dice_one(i: int, base: int) -> dict:
-    """One synthetic throw (the i-th of the run): its kind, strength, verdict and, when wrong, the example."""
-    from drivers.vision.scoring import judge_dice, read_synthetic_throw
-    from drivers.vision.synth_dice import KINDS
-    kind = KINDS[i % len(KINDS)]
-    strength = round((i // len(KINDS)) % 11 / 10, 1)
-    seed = base + i
-    truth, answer = read_synthetic_throw(seed, kind, strength)
-    v = judge_dice(truth, answer)
-    out = {"kind": kind, "strength": strength, "verdict": v}
-    if v == "wrong":
-        out["example"] = {"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
-                          "answer": answer["status"], "reason": answer["reason"]}
-    return out
-
-
-def _spin_one(i: int, base: int) -> dict:
-    """One synthetic spin: kind, strength, verdict, frames from rest to result, and the example when wrong."""
-    from drivers.vision import synth_roulette as S
-    from drivers.vision.roulette import RouletteReader, read_spins
-    from drivers.vision.scoring import judge_spin
-    kind = S.KINDS[i % len(S.KINDS)]
-    strength = round((i // len(S.KINDS)) % 11 / 10, 1)
-    seed = base + i
-    truth = S.truth(seed, kind, strength)
-    spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
-    answer = spins[0].as_json() if spins else None
-    v = judge_spin(truth, answer)
-    out: dict = {"kind": kind, "strength": strength, "verdict": v}
-    if v == "right" and truth["status"] == "ok":
-        out["latency"] = answer["frame"] - truth["rest_frame"]
-    if v == "wrong":
-        out["example"] = {"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],
-                          "number": truth["number"], "answer": answer}
-    return out
-
-
-def _worker_init() -> None:
-    import cv2
-    cv2.setNumThreads(1)
-
-
 def run_scenes(fn, count: int, base: int, jobs: int) -> list[dict]:
     """fn(i, base) for i in 0..count-1, in order; over ``jobs`` processes when jobs > 1.
 
     Every scene is seeded by its own index, so the records (and the figures) do not depend on jobs.
     """
     from functools import partial
+
+    from drivers.vision.scoring import worker_init
     if jobs <= 1 or count < 2:
         return [fn(i, base) for i in range(count)]
     import multiprocessing
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_init) as pool:
+    # spawn, not fork: a forked child of a process whose OpenCV thread pool is running can hang.
+    with multiprocessing.get_context("spawn").Pool(jobs, initializer=worker_init) as pool:
         return list(pool.imap(partial(fn, base=base), range(count), chunksize=4))
 
 
@@ -98,11 +59,13 @@ def _tally(records: list[dict]) -> dict:
 
 
 def bench_dice(count: int, base: int = 100_000, jobs: int = 1) -> dict:
-    return _tally(run_scenes(_dice_one, count, base, jobs))
+    from drivers.vision.scoring import score_throw
+    return _tally(run_scenes(score_throw, count, base, jobs))
 
 
 def bench_spins(count: int, base: int = 200_000, jobs: int = 1) -> dict:
-    records = run_scenes(_spin_one, count, base, jobs)
+    from drivers.vision.scoring import score_spin
+    records = run_scenes(score_spin, count, base, jobs)
     out = _tally(records)
     lat = sorted(r["latency"] for r in records if "latency" in r)
     wrong = out.pop("wrong_examples")
