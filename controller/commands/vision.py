@@ -15,14 +15,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cal = sub.add_parser("calibrate", help="store the throw area and die size from one frame",
                          description="Store a dice calibration from one frame: the throw area polygon "
                                      "(--area, else the whole frame), the die size in pixels (--die-px, else "
-                                     "estimated from the dice in the frame), and with --empty the frame itself "
-                                     "as the empty felt.")
+                                     "estimated from the dice in the frame), with --empty the frame itself "
+                                     "as the empty felt, and the die size per colour measured from the dice in "
+                                     "the frame (or in --sizes-from FRAME): lay one flat die of each colour "
+                                     "the table uses, apart, inside the area.")
     cal.add_argument("image", help="one frame from the table camera")
     cal.add_argument("--out", required=True, help="calibration file to write (JSON)")
     cal.add_argument("--area", nargs="+", metavar="X,Y", help="throw area corners in pixels")
     cal.add_argument("--table", nargs="+", metavar="X,Y", help="where to look at all (the felt), in pixels")
     cal.add_argument("--die-px", type=float, help="die side in pixels")
     cal.add_argument("--empty", action="store_true", help="the frame shows the empty felt: store it")
+    cal.add_argument("--sizes-from", metavar="FRAME",
+                     help="measure the die size per colour in this frame (flat dice, one of each colour)")
     cal.add_argument("--roulette", action="store_true",
                      help="calibrate a roulette wheel instead: find the wheel in the frame")
     cal.set_defaults(run=calibrate)
@@ -88,6 +92,11 @@ def calibrate(args: argparse.Namespace) -> int:
         raise UsageError(f"die size {die:.1f} px is not plausible for a {w}x{h} frame; give --die-px")
     calibration = cal_mod.DiceCalibration(area, float(die), (w, h), image if args.empty else None,
                                           _points(args.table, "--table"))
+    sizes_frame = _image(args.sizes_from) if args.sizes_from else None if args.empty else image
+    if sizes_frame is not None:
+        if sizes_frame.shape != image.shape:
+            raise UsageError(f"{args.sizes_from}: frame size differs from {args.image}")
+        calibration.die_sizes = DiceReader(calibration).measure_die_sizes(sizes_frame)
     cal_mod.save(Path(args.out), calibration)
     print_json(calibration.to_json(Path(args.out).with_suffix(".felt.png").name if args.empty else None))
     return 0

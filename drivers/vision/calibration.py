@@ -1,8 +1,10 @@
 """Calibration of the camera view, stored as a JSON file and re-checked cheaply.
 
-Dice: the throw area polygon (pixels), the expected die side in pixels, and
-optionally the empty felt image (a PNG beside the JSON) for a better
-foreground.  Roulette: the wheel centre, the pocket ring radii, the angle of
+Dice: the throw area polygon (pixels), the expected die side in pixels,
+optionally the die side measured per die colour (``die_sizes``: on green felt a
+green die shows a smaller footprint than a red one, so each die is compared
+with its own colour's size), and optionally the empty felt image (a PNG beside
+the JSON) for a better foreground.  Roulette: the wheel centre, the pocket ring radii, the angle of
 the zero pocket at calibration time and the frame size.
 
 ``check`` compares a few sampled patches of the current frame against the
@@ -44,6 +46,29 @@ def _number(doc: dict, key: str, where: str, low: float, high: float) -> float:
     return float(v)
 
 
+def _die_sizes(value: Any, where: str) -> dict[str, DieSize]:
+    """The optional per-colour die sizes (absent in files written before they existed: empty)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise CalibrationError(f"{where}: 'die_sizes' must map a colour to {{\"top\": px, \"long\": px}}")
+    out = {}
+    for colour, sizes in value.items():
+        if not isinstance(sizes, dict):
+            raise CalibrationError(f"{where}: die_sizes {colour!r} must be {{\"top\": px, \"long\": px}}")
+        out[str(colour)] = DieSize(_number(sizes, "top", f"{where}: die_sizes {colour!r}", 4, 2000),
+                                   _number(sizes, "long", f"{where}: die_sizes {colour!r}", 4, 2000))
+    return out
+
+
+@dataclass(frozen=True)
+class DieSize:
+    """A flat die of one colour as the reader measures it by colour (dice.body_footprint), in pixels."""
+
+    top: float  # side of its top face
+    long: float  # long side of its whole footprint (top face, and shadow or edge where they look like the die)
+
+
 @dataclass
 class DiceCalibration:
     """Throw area polygon and die size; ``felt`` is the empty table image when known."""
@@ -53,6 +78,8 @@ class DiceCalibration:
     size: tuple[int, int]  # width, height of the calibrated frames
     felt: np.ndarray | None = field(default=None, repr=False)
     table: tuple[tuple[float, float], ...] | None = None  # where to look at all (the felt); None: whole frame
+    # Footprint side (pixels, as the reader measures it) of a flat die of each colour; empty: not measured.
+    die_sizes: dict[str, DieSize] = field(default_factory=dict)
     _mask: np.ndarray | None = field(default=None, repr=False)
 
     def mask(self) -> np.ndarray:
@@ -97,9 +124,13 @@ class DiceCalibration:
         return ""
 
     def to_json(self, felt_file: str | None) -> dict[str, Any]:
-        return {"kind": "dice", "area": [[round(c, 2) for c in p] for p in self.area],
-                "table": [[round(c, 2) for c in p] for p in self.table] if self.table else None,
-                "die_px": round(self.die_px, 2), "size": list(self.size), "felt": felt_file}
+        doc: dict[str, Any] = {"kind": "dice", "area": [[round(c, 2) for c in p] for p in self.area],
+                               "table": [[round(c, 2) for c in p] for p in self.table] if self.table else None,
+                               "die_px": round(self.die_px, 2), "size": list(self.size), "felt": felt_file}
+        if self.die_sizes:
+            doc["die_sizes"] = {c: {"top": round(v.top, 2), "long": round(v.long, 2)}
+                                for c, v in sorted(self.die_sizes.items())}
+        return doc
 
 
 @dataclass(frozen=True)
@@ -177,7 +208,7 @@ def load(path: Path) -> DiceCalibration | RouletteCalibration:
             if (felt.shape[1], felt.shape[0]) != tuple(size):
                 raise CalibrationError(f"{where}: felt image size differs from 'size'")
         table = _points(doc["table"], f"{where}: table") if doc.get("table") is not None else None
-        return DiceCalibration(area, die, (size[0], size[1]), felt, table)
+        return DiceCalibration(area, die, (size[0], size[1]), felt, table, _die_sizes(doc.get("die_sizes"), where))
     if kind == "roulette":
         centre = doc.get("centre")
         if not (isinstance(centre, list) and len(centre) == 2 and all(isinstance(c, (int, float)) for c in centre)):

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from drivers.vision import facemodel
-from drivers.vision.calibration import DiceCalibration
+from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.labels import overlap
 from drivers.vision.pips import PATCH, read_face, rectify
@@ -30,7 +30,14 @@ MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured 
 # Calibrated view only; thresholds chosen on synthetic seeds 300000-300899 (bench/vision.py --dice-seed),
 # checked on other seeds (docs/performance.md, "Vision").
 MAX_ASPECT = 1.2  # a top face longer than this over its width is not square: tilted, or two dice merged
-MIN_AREA_RATIO = 0.9  # dice in one throw differ less than this in footprint; a smaller one may be tilted
+MIN_AREA_RATIO = 0.9  # without per-colour sizes: dice in one throw differ less than this in footprint
+# With per-colour sizes in the calibration (DieSize, measured by body_footprint):
+SIDE_CONTRAST = 30.0  # Lab distance of a die's side-face colour from the felt's below which the side is hidden
+DIE_LONG_MAX = 1.1  # side face visible: a footprint longer than this (of a flat die's) shows a side face
+TOP_SHORT_MIN = 0.9  # side face hidden: a top face shorter than this (of a flat die's) is squeezed by a tilt
+TOP_LONG_MAX = 1.05  # side face hidden: a top face longer than this takes in part of a side face
+FELT_LIKE = 20.0  # an unreadable object off the area this close (Lab) to the felt around it is not void-worthy
+HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's
 # Photo mode, the learned detector (drivers/vision/detector.py); chosen on the train half of the real photos.
 DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
 DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
@@ -172,6 +179,81 @@ def read_heap(image: np.ndarray, box: tuple[int, int, int, int], die: float) -> 
             dbox = (int(x0 + cx - half), int(y0 + cy - half), int(die), int(die))
             out.append(Die(n, "other", dbox, True, round(max(0.0, 1 - 3 * err) * 0.8, 3), "read in a heap"))
     return out
+
+
+SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
+
+
+def _rect_sides(mask: np.ndarray, cx: float, cy: float) -> tuple[float, float] | None:
+    """(short, long) of the minimum-area rectangle of the mask's region around (cx, cy)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    inside = [c for c in contours if cv2.pointPolygonTest(c, (float(cx), float(cy)), False) >= 0]
+    if not inside:
+        return None
+    (_, _), (bw, bh), _ = cv2.minAreaRect(max(inside, key=cv2.contourArea))
+    return float(min(bw, bh)), float(max(bw, bh))
+
+
+def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: np.ndarray | None,
+                   die: float) -> tuple[float, float, float, float, float] | None:
+    """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
+
+    Each pixel near the die goes to the nearest of three colours: the die's top (the median of
+    the patch's lighter half, refined), its side face (the same colour darker, SIDE_SHADE) and
+    the felt.  The top face is
+    the region of top-colour pixels; the die is top plus side.  The foreground mask's edge moves
+    with light, glare and blur, and on green felt a green die's edge nearly vanishes in it; these
+    half-way edges do not.  A cocked die shows a top face shorter than a flat die's (by the
+    cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
+    side contrast is the Lab distance of the side face's colour from the felt's: a die of the
+    felt's colour (green on green) hides its side face.  None when the die's colour cannot be
+    told from the felt's.
+    """
+    if felt_lab is None:
+        return None
+
+    def lab_of(bgr: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
+
+    # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
+    # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
+    # the patch and drag a plain median).
+    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
+    inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lightness = inner[:, 0]
+    lo, hi = np.percentile(lightness, (50, 90))
+    band = (lightness >= lo) & (lightness <= hi)  # above the side face and shadow, below bright pips
+    body_bgr = np.median(inner_bgr[band] if band.sum() >= 20 else inner_bgr, axis=0)
+    for _ in range(2):
+        body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
+        d_b = np.sum((inner - body) ** 2, axis=1)
+        near = (d_b < np.sum((inner - shade) ** 2, axis=1)) & (d_b < np.sum((inner - felt_lab) ** 2, axis=1))
+        if near.sum() < 20:
+            break
+        body_bgr = np.median(inner_bgr[near], axis=0)
+    body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
+    if float(np.sum((body - felt_lab) ** 2)) < 15.0 ** 2:
+        return None
+    (cx, cy), (rw, rh), _ = rect
+    half = 0.5 * max(rw, rh) + 0.35 * die
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = int(max(0, cx - half)), int(max(0, cy - half)), int(min(w, cx + half)), int(min(h, cy + half))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    d_top = np.sum((lab - body) ** 2, axis=2)
+    d_side = np.sum((lab - shade) ** 2, axis=2)
+    d_felt = np.sum((lab - felt_lab) ** 2, axis=2)
+    k = max(3, int(0.1 * die) | 1)
+    kernel = np.ones((k, k), np.uint8)
+    top = cv2.morphologyEx(((d_top < d_felt) & (d_top < d_side)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    whole = cv2.morphologyEx((np.minimum(d_top, d_side) < d_felt).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    t = _rect_sides(top, cx - x0, cy - y0)
+    a = _rect_sides(whole, cx - x0, cy - y0)
+    if t is None or a is None:
+        return None
+    return t[0], t[1], a[0], a[1], float(np.sqrt(np.sum((shade - felt_lab) ** 2)))
 
 
 def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
@@ -330,6 +412,7 @@ class DiceReader:
         candidates: list[_Blob] = []
         heap_dice: list[Die] = []
         split_parts: set[int] = set()  # candidates cut out of a blob of touching dice
+        measured: list[tuple[_Blob, str, tuple | None]] = []  # (blob, colour, body_footprint) per candidate
         for b in blobs:
             side = math.sqrt(b.area)
             (bw, bh) = b.rect[1]
@@ -375,6 +458,7 @@ class DiceReader:
             (rw, rh) = b.rect[1]
             side = max(rw, rh, 1.0)
             face = read_face(patch, felt_lab, (rw / side, rh / side))
+            body = None if photo or id(b) in split_parts else body_footprint(image, b.rect, patch, felt_lab, die)
             if photo and face.value is None and face.reason == "no pips found":
                 x, y, w, h = b.box
                 if b.area < 0.86 * max(1.0, b.rect[1][0] * b.rect[1][1]) or b.touches_edge:
@@ -395,13 +479,25 @@ class DiceReader:
                                        "short": min(rw, rh) / die, "side_share": face.side_share,
                                        "side_marks": face.side_marks, "conf": face.confidence,
                                        "pip_area": face.pip_area, "aniso": face.anisotropy, "retried": face.retried,
-                                       "value": face.value})
+                                       "value": face.value, "footprint": math.sqrt(rw * rh),
+                                       "centre": (cx, cy), "split": id(b) in split_parts, "body": body})
             die_read = Die(face.value, color_name(patch), b.box, flat, face.confidence,
                            face.reason or tilt_reason)
             self.last_features[-1]["color"] = die_read.color
+            measured.append((b, die_read.color, body))
+            if not photo and id(b) in split_parts and face.value is not None:
+                # A die cut out of a touching pair: its square is a guess.  Read again in a wider square;
+                # a pip lost at the cut, or one of the neighbour's, changes the count there.
+                wider = read_face(rectify(image, b.rect, grow=1.2), felt_lab, (rw / side / 1.2, rh / side / 1.2))
+                if wider.value != face.value:
+                    problems.append("touching dice: a face reads differently in a wider view")
             if (not inside or not fully) and id(b) in split_parts:
                 # Where touching dice were cut apart is a guess; a guessed part on the line must not void.
                 problems.append("touching dice at the edge of the throw area (cannot tell which side)")
+            elif (not inside or not fully) and face.value is None and self._felt_like(image, b, patch, die):
+                # Off the area, no face read, and the colour of the felt just around it (felt lit by glare
+                # where the felt estimate lags, a shadow): not known to be a die, so it must not void.
+                problems.append("an object off the throw area that looks like the felt around it")
             elif not inside or not fully:
                 voids.append("a die off the throw area" if not inside else "a die on the edge of the throw area")
             if not flat:
@@ -416,10 +512,8 @@ class DiceReader:
         if photo and self._detector_model is not None:
             self._join_detections(image, dice, problems)
         self._check_faces(dice, problems)
-        if not photo and len(candidates) >= 2:
-            areas = [b.rect[1][0] * b.rect[1][1] for b in candidates]
-            if min(areas) < MIN_AREA_RATIO * max(areas):
-                problems.append("dice of different sizes in view (a die may be tilted)")
+        if not photo:
+            problems.extend(self._size_checks(measured, split_parts))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
         if self._stray_pips(mask, die, [b.box for b in blobs]):
             problems.append("marks like pips outside every die found (a die not seen?)")
@@ -578,6 +672,23 @@ class DiceReader:
                             cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
 
     @staticmethod
+    def _felt_like(image: np.ndarray, blob: _Blob, patch: np.ndarray, die: float) -> bool:
+        """The blob's body colour lies within FELT_LIKE Lab units of the felt in a ring just around it."""
+        x, y, w, h = blob.box
+        pad = int(0.3 * die)
+        H, W = image.shape[:2]
+        x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(W, x + w + pad), min(H, y + h + pad)
+        ring = np.ones((y1 - y0, x1 - x0), bool)
+        ring[max(0, y - y0):y + h - y0, max(0, x - x0):x + w - x0] = False
+        if ring.sum() < 20:
+            return False
+        lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+        around = np.median(lab[ring], axis=0)
+        body = np.median(cv2.cvtColor(patch[16:-16, 16:-16], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32),
+                         axis=0)
+        return float(np.sqrt(np.sum((body - around) ** 2))) < FELT_LIKE
+
+    @staticmethod
     def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:
         """Pip-sized round marks outside every blob: the pips of a die the felt hides (white on white)."""
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -656,6 +767,55 @@ class DiceReader:
         if side_share > 0.06 or face.side_marks == 1:
             return True, "a die may not lie flat"
         return True, ""
+
+    def _size_checks(self, measured: list[tuple[_Blob, str, tuple | None]], split_parts: set[int]) -> list[str]:
+        """Tilt signs from each die's size against the calibrated flat die of its colour.
+
+        A die whose side face stands out from the felt (red on green) is judged by its whole
+        footprint: longer than a flat one's means a side face in view.  A die the felt's colour
+        (green on green) hides its side face: its top face must be the flat one's size, and its
+        footprint no smaller than the other dice's (a cocked green die's top face is shorter; the
+        foreground misses its darker side).  Without per-colour sizes (older calibration files),
+        or when a die cannot be measured by colour, the dice's footprints must agree within
+        MIN_AREA_RATIO, the older and costlier check.
+        """
+        cal = self.calibration
+        assert cal is not None
+        whole = [(b, c, m) for b, c, m in measured if id(b) not in split_parts]
+        sizes = cal.die_sizes
+        if not sizes or any(c not in sizes or m is None for _, c, m in whole):
+            areas = [b.rect[1][0] * b.rect[1][1] for b, _, _ in measured]
+            if len(areas) >= 2 and min(areas) < MIN_AREA_RATIO * max(areas):
+                return ["dice of different sizes in view (a die may be tilted)"]
+            return []
+        out = []
+        for b, colour, m in whole:
+            ref = sizes[colour]
+            top_short, top_long, _, die_long, contrast = m
+            if contrast >= SIDE_CONTRAST:
+                if die_long > DIE_LONG_MAX * ref.long:
+                    out.append(f"a {colour} die's footprint is longer than a flat one's (a side face in view: tilted?)")
+                continue
+            hidden = "(tilted? its side face would not show on this felt)"
+            if top_short < TOP_SHORT_MIN * ref.top or top_long > TOP_LONG_MAX * ref.top:
+                out.append(f"a {colour} die's top face is not the size of a flat one's {hidden}")
+            others = [o.rect[1][0] * o.rect[1][1] for o, _, _ in whole if o is not b]
+            if others and b.rect[1][0] * b.rect[1][1] < HIDDEN_AREA_RATIO * max(others):
+                out.append(f"a {colour} die looks smaller than the other dice {hidden}")
+        return out
+
+    def measure_die_sizes(self, image: np.ndarray) -> dict[str, DieSize]:
+        """Per colour, the size of the dice in a calibration frame (flat dice, apart, inside the area).
+
+        Measured as the size checks measure (body_footprint), so calibration and reading agree.
+        """
+        self.read(image)
+        found: dict[str, list[tuple]] = {}
+        for f in self.last_features:
+            if f["body"] is not None and not f["split"]:
+                found.setdefault(f["color"], []).append(f["body"])
+        return {c: DieSize(float(np.median([(m[0] + m[1]) / 2 for m in ms])), float(np.median([m[3] for m in ms])))
+                for c, ms in sorted(found.items())}
 
     def _expectations(self, dice: list[Die]) -> list[str]:
         opts = self.options

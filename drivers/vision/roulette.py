@@ -45,6 +45,7 @@ class RouletteOptions:
     clockwise: bool = True  # pocket order runs clockwise as the camera sees the wheel
     max_gap: int = 8  # a spin whose ball went unseen this many frames in a row is unsure, not bridged
     occluded_degrees: int = 20  # an unbroken arc this wide unlike the rest of the track: something over it
+    drop_frames: int = 3  # sightings in a row inside the track before the ball counts as dropped into the pockets
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ class RouletteReader:
         self.out_run = 0
         self.max_gap = 0
         self.occluded = 0
+        self.off_track = 0
+        self.off_travel = 0.0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -256,9 +259,17 @@ class RouletteReader:
             return None
         if self.phase == "spin":
             if on_track:
-                self.track_travel += d
+                # Back on the track after a sighting or two inside it: those frames were turns too.
+                self.track_travel += d + self.off_travel
+                self.off_track, self.off_travel = 0, 0.0
                 return None
-            self.phase = "drop"
+            self.off_track += 1
+            self.off_travel += d
+            if self.off_track < self.opt.drop_frames:
+                # One sighting inside the track (a glint, the lens' edge) does not end the turns: a ball
+                # still circling and taken for dropped lost its remaining turns ("too few turns").
+                return None
+            self.phase = "drop"  # the ball left the track when first seen inside it: those frames are not turns
         if self.rotor is None:
             return None
         rel = _wrap(angle - self.rotor)

@@ -127,10 +127,37 @@ def _place(rng: np.random.Generator, taken: list[tuple[float, float]], margin: f
 
 def scene(seed: int, kind: str = "clean", strength: float = 0.0) -> tuple[np.ndarray, dict[str, Any]]:
     """One synthetic throw (BGR image) and its truth."""
+    image, truth, _ = _scene(seed, kind, strength, False)
+    return image, truth
+
+
+def scene_with_calibration_frame(seed: int, kind: str = "clean",
+                                 strength: float = 0.0) -> tuple[np.ndarray, dict[str, Any], np.ndarray]:
+    """One throw, its truth, and the frame a technician would calibrate that table from.
+
+    The calibration frame is the same table under the same camera (perspective, lens, light,
+    glare, blur, JPEG; fresh sensor noise) with one flat die of each colour (CALIBRATION_DICE),
+    so the die size per colour can be measured as the reader sees it.  The throw itself is
+    exactly ``scene(seed, kind, strength)``.
+    """
+    image, truth, frame = _scene(seed, kind, strength, True)
+    assert frame is not None
+    return image, truth, frame
+
+
+# One flat die of each colour, apart and well inside the area: (colour, value, x, y, angle).
+CALIBRATION_DICE = (("red", 5, 170.0, 170.0, 10.0), ("green", 3, 320.0, 170.0, 35.0),
+                    ("white", 4, 470.0, 170.0, 60.0), ("blue", 6, 240.0, 310.0, 20.0),
+                    ("yellow", 2, 400.0, 310.0, 75.0))
+
+
+def _scene(seed: int, kind: str, strength: float,
+           want_frame: bool) -> tuple[np.ndarray, dict[str, Any], np.ndarray | None]:
     if kind not in KINDS:
         raise ValueError(f"unknown dice scene kind {kind!r}; one of {', '.join(KINDS)}")
     rng = np.random.default_rng(seed)
     img = felt(rng)
+    empty = img.copy() if want_frame else None
     colors = ["red", "green"]
     if kind == "sicbo":
         colors = ["white", "white", "white"]
@@ -190,7 +217,13 @@ def scene(seed: int, kind: str = "clean", strength: float = 0.0) -> tuple[np.nda
         occluded = True
     dist = distort.draw_distortion(rng, strength)
     hom = distort.geometric_maps(SIZE, dist, rng)
-    img = distort.apply(img, dist, rng, hom)
+    glare = distort.glare_field(SIZE, dist, rng)  # drawn here (as apply would) to reuse it below
+    img = distort.apply(img, dist, rng, hom, glare=glare)
+    frame = None
+    if empty is not None:
+        for color, value, x, y, angle in CALIBRATION_DICE:
+            draw_die(empty, SynthDie(value, color, x, y, angle))
+        frame = distort.apply(empty, dist, np.random.default_rng([seed, 1]), hom, glare=glare)
     persp = hom if dist.perspective > 0 else None
     truth_dice = []
     for d in dice:
@@ -201,7 +234,7 @@ def scene(seed: int, kind: str = "clean", strength: float = 0.0) -> tuple[np.nda
     truth = {"seed": seed, "kind": kind, "strength": strength, "status": status, "reason": reason,
              "occluded": occluded, "dice": truth_dice, "distortion": dist.as_json(),
              "calibration": calibration(persp, dist.lens).to_json(None)}
-    return img, truth
+    return img, truth, frame
 
 
 def reader_options(kind: str) -> dict[str, Any]:

@@ -6,15 +6,9 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from drivers.vision import calibration as cal_mod  # noqa: E402
-from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
-from drivers.vision.synth_dice import reader_options, scene  # noqa: E402
+from drivers.vision.scoring import read_synthetic_throw  # noqa: E402
 
 
 def read_scene(seed: int, kind: str, strength: float = 0.0) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(truth, answer) for one synthetic throw read with its own calibration."""
-    image, truth = scene(seed, kind, strength)
-    cd = truth["calibration"]
-    cal = cal_mod.DiceCalibration(tuple(tuple(p) for p in cd["area"]), cd["die_px"], tuple(cd["size"]), None,
-                                  tuple(tuple(p) for p in cd["table"]))
-    return truth, DiceReader(cal, DiceOptions(**reader_options(kind))).read(image).as_json()
+    """(truth, answer) for one synthetic throw read with its own calibration (as bench/vision.py reads it)."""
+    return read_synthetic_throw(seed, kind, strength)

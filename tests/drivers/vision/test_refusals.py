@@ -19,11 +19,12 @@ from tests.drivers.vision.conftest import read_scene
 
 @pytest.mark.parametrize("seed", [300011, 300101, 300137, 300209])
 def test_a_cocked_die_read_as_flat_is_now_refused(seed: int) -> None:
-    # A green die cocked on green felt shows no side face; its footprint differs from the red die's.
+    # A green die cocked on green felt shows no side face; its footprint is smaller than the red die's, or its
+    # top face (measured by colour against the calibrated flat green die) is squeezed.
     truth, answer = read_scene(seed, "cocked", round((seed - 300000) // 9 % 11 / 10, 1))
     assert truth["status"] == "void"
     assert answer["status"] == "unsure", answer
-    assert "different sizes" in answer["reason"] or "not square" in answer["reason"]
+    assert any(s in answer["reason"] for s in ("smaller than the other dice", "top face", "not square")), answer
 
 
 @pytest.mark.parametrize("seed,kind", [(300064, "touching"), (300423, "clean")])

@@ -81,3 +81,10 @@ def test_roulette_cli_json_on_a_generated_video(tmp_path: Path) -> None:
     assert spin["status"] == "ok" and spin["number"] == truth["number"]
     bad = run_tablectl("roulette", str(tmp_path / "nothing.avi"))
     assert bad.returncode == 2 and "nothing.avi" in bad.stderr
+
+
+def test_one_sighting_inside_the_track_does_not_end_the_turns() -> None:
+    # Used to be void ("too few ball turns (1.0 < 3)"): at strength 1.0 the ball was seen once inside the
+    # track while still circling and taken for dropped; a drop now needs three sightings in a row.
+    spins = read_spins(enumerate(S.frames(10192, "ok", 1.0)), RouletteReader(S.calibration()))
+    assert [(s.status, s.number) for s in spins] == [("ok", S.truth(10192, "ok", 1.0)["number"])]
