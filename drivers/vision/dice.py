@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +23,12 @@ import numpy as np
 from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
-from drivers.vision.labels import overlap
+from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
+from drivers.vision.footprint import body_footprint
+from drivers.vision.heap import read_heap
+from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
 from drivers.vision.pips import PATCH, read_face, rectify
 
-MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured on real photos)
 # Calibrated view only; thresholds chosen on synthetic seeds 300000-300899 (bench/vision.py --dice-seed),
 # checked on other seeds (docs/performance.md, "Vision").
 MAX_ASPECT = 1.2  # a top face longer than this over its width is not square: tilted, or two dice merged
@@ -38,9 +40,6 @@ TOP_SHORT_MIN = 0.9  # side face hidden: a top face shorter than this (of a flat
 TOP_LONG_MAX = 1.05  # side face hidden: a top face longer than this takes in part of a side face
 FELT_LIKE = 20.0  # an unreadable object off the area this close (Lab) to the felt around it is not void-worthy
 HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's
-# Photo mode, the learned detector (drivers/vision/detector.py); chosen on the train half of the real photos.
-DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
-DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 # The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
 # photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
@@ -55,213 +54,12 @@ COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Die:
-    """One die as read; ``value`` is None where the face could not be read."""
-
-    value: int | None
-    color: str
-    box: tuple[int, int, int, int]
-    flat: bool
-    confidence: float
-    reason: str = ""
-
-    def as_json(self) -> dict[str, Any]:
-        return {"value": self.value, "color": self.color, "box": list(self.box), "flat": self.flat,
-                "confidence": round(self.confidence, 3)}
-
-
-@dataclass(frozen=True)
-class DiceResult:
-    """The answer for one image or one still scene."""
-
-    status: str  # ok | void | unsure
-    dice: tuple[Die, ...]
-    reason: str = ""
-
-    def as_json(self, file: str | None = None) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if file is not None:
-            out["file"] = file
-        out.update({"status": self.status, "dice": [d.as_json() for d in self.dice], "reason": self.reason})
-        return out
-
-
-@dataclass(frozen=True)
-class DiceOptions:
-    """What the table expects: how many dice (None: any), and which colours (empty: any)."""
-
-    count: int | None = None
-    colors: tuple[str, ...] = ()
-    threshold: float = 38.0  # foreground distance from the felt (Lab units, chroma weighted)
-
-
-def color_name(patch: np.ndarray) -> str:
-    """red, green, white, black or other, from the median body colour of a die patch."""
-    inner = patch[10:-10, 10:-10].reshape(-1, 3)
-    hsv = cv2.cvtColor(inner.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
-    h, s, v = (int(x) for x in np.median(hsv, axis=0))
-    if s < 50:
-        return "white" if v > 150 else ("black" if v < 70 else "other")
-    if v < 50:
-        return "black"
-    if h <= 8 or h >= 165:
-        return "red"
-    if 40 <= h <= 90:
-        return "green"
-    return "other"
-
-
-@dataclass
-class _Blob:
-    rect: tuple
-    box: tuple[int, int, int, int]
-    area: float
-    touches_edge: bool
-    outside: bool = False
-
-
-def read_heap(image: np.ndarray, box: tuple[int, int, int, int], die: float) -> list[Die]:
-    """Faces in a heap of touching dice: pip marks clustered by distance, each cluster checked
-    against the die layouts.  Only counts of 3 to 6 (a layout that can be checked) are kept."""
-    from drivers.vision.pips import SIGNATURES, _signature
-    x, y, w, h = box
-    pad = int(0.2 * die)
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    roi = image[y0:y + h + pad, x0:x + w + pad]
-    if roi.size == 0:
-        return []
-    grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
-    k = max(3, int(0.35 * die) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    out: list[Die] = []
-    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
-        resp = cv2.morphologyEx(grey, hat, kernel)
-        _, marks = cv2.threshold(resp, 45, 255, cv2.THRESH_BINARY)
-        count, _, stats, cents = cv2.connectedComponentsWithStats(marks, connectivity=8)
-        pts = []
-        for i in range(1, count):
-            area = stats[i, cv2.CC_STAT_AREA]
-            bw, bh = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-            if 0.008 * die * die <= area <= 0.07 * die * die and max(bw, bh) <= 2.2 * min(bw, bh) \
-                    and area >= 0.5 * bw * bh:
-                pts.append(cents[i])
-        if len(pts) < 3:
-            continue
-        arr = np.array(pts, dtype=np.float64)
-        group = list(range(len(arr)))  # single-linkage clusters at 0.42 die
-
-        def find(a: int) -> int:
-            while group[a] != a:
-                group[a] = group[group[a]]
-                a = group[a]
-            return a
-        for i in range(len(arr)):
-            for j in range(i + 1, len(arr)):
-                if np.hypot(*(arr[i] - arr[j])) < 0.42 * die:
-                    group[find(i)] = find(j)
-        clusters: dict[int, list[int]] = {}
-        for i in range(len(arr)):
-            clusters.setdefault(find(i), []).append(i)
-        for members in clusters.values():
-            n = len(members)
-            if not 3 <= n <= 6:
-                continue
-            c = arr[members]
-            spread = max(np.hypot(*(c[i] - c[j])) for i in range(n) for j in range(i + 1, n))
-            if not 0.45 * die <= spread <= 0.95 * die:
-                continue
-            err = float(np.max(np.abs(_signature(c) - SIGNATURES[n])))
-            if err > 0.12:
-                continue
-            cx, cy = c.mean(axis=0)
-            half = die / 2
-            dbox = (int(x0 + cx - half), int(y0 + cy - half), int(die), int(die))
-            out.append(Die(n, "other", dbox, True, round(max(0.0, 1 - 3 * err) * 0.8, 3), "read in a heap"))
-    return out
-
-
-SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
-
-
-def _rect_sides(mask: np.ndarray, cx: float, cy: float) -> tuple[float, float] | None:
-    """(short, long) of the minimum-area rectangle of the mask's region around (cx, cy)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    inside = [c for c in contours if cv2.pointPolygonTest(c, (float(cx), float(cy)), False) >= 0]
-    if not inside:
-        return None
-    (_, _), (bw, bh), _ = cv2.minAreaRect(max(inside, key=cv2.contourArea))
-    return float(min(bw, bh)), float(max(bw, bh))
-
-
-def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: np.ndarray | None,
-                   die: float) -> tuple[float, float, float, float, float] | None:
-    """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
-
-    Each pixel near the die goes to the nearest of three colours: the die's top (the median of
-    the patch's lighter half, refined), its side face (the same colour darker, SIDE_SHADE) and
-    the felt.  The top face is
-    the region of top-colour pixels; the die is top plus side.  The foreground mask's edge moves
-    with light, glare and blur, and on green felt a green die's edge nearly vanishes in it; these
-    half-way edges do not.  A cocked die shows a top face shorter than a flat die's (by the
-    cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
-    side contrast is the Lab distance of the side face's colour from the felt's: a die of the
-    felt's colour (green on green) hides its side face.  None when the die's colour cannot be
-    told from the felt's.
-    """
-    if felt_lab is None:
-        return None
-
-    def lab_of(bgr: np.ndarray) -> np.ndarray:
-        return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3),
-                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
-
-    # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
-    # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
-    # the patch and drag a plain median).
-    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
-    inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    lightness = inner[:, 0]
-    lo, hi = np.percentile(lightness, (50, 90))
-    band = (lightness >= lo) & (lightness <= hi)  # above the side face and shadow, below bright pips
-    body_bgr = np.median(inner_bgr[band] if band.sum() >= 20 else inner_bgr, axis=0)
-    for _ in range(2):
-        body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
-        d_b = np.sum((inner - body) ** 2, axis=1)
-        near = (d_b < np.sum((inner - shade) ** 2, axis=1)) & (d_b < np.sum((inner - felt_lab) ** 2, axis=1))
-        if near.sum() < 20:
-            break
-        body_bgr = np.median(inner_bgr[near], axis=0)
-    body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
-    if float(np.sum((body - felt_lab) ** 2)) < 15.0 ** 2:
-        return None
-    (cx, cy), (rw, rh), _ = rect
-    half = 0.5 * max(rw, rh) + 0.35 * die
-    h, w = image.shape[:2]
-    x0, y0, x1, y1 = int(max(0, cx - half)), int(max(0, cy - half)), int(min(w, cx + half)), int(min(h, cy + half))
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return None
-    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    d_top = np.sum((lab - body) ** 2, axis=2)
-    d_side = np.sum((lab - shade) ** 2, axis=2)
-    d_felt = np.sum((lab - felt_lab) ** 2, axis=2)
-    k = max(3, int(0.1 * die) | 1)
-    kernel = np.ones((k, k), np.uint8)
-    top = cv2.morphologyEx(((d_top < d_felt) & (d_top < d_side)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    whole = cv2.morphologyEx((np.minimum(d_top, d_side) < d_felt).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    t = _rect_sides(top, cx - x0, cy - y0)
-    a = _rect_sides(whole, cx - x0, cy - y0)
-    if t is None or a is None:
-        return None
-    return t[0], t[1], a[0], a[1], float(np.sqrt(np.sum((shade - felt_lab) ** 2)))
-
-
 def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
     """The foreground mask (whole frame) restricted to nothing: splitting reads the ROI itself."""
     return mask
 
 
-class DiceReader:
+class DiceReader(DetectorJoin):
     """Reads dice from one frame; calibration (throw area, die size, felt) is optional."""
 
     def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None,
@@ -560,117 +358,6 @@ class DiceReader:
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
 
-    def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
-        """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
-        "Finding dice in photos: the detector"; each rule chosen by measurement on the train half).
-
-        A detected die with no classical die over it is read from its own box; one that cannot be read
-        keeps the image unsure.  A classical die left unread is read again in the detector's box (the
-        classical refusal stays: the image remains unsure).  A classical read the detector does not
-        back (no die seen there, two dice seen in it, or a different value in the detector's box)
-        makes the image unsure.  Without the model the image cannot be ok: a missed die is possible.
-        """
-        if self._detector is None and not self.detector_note:
-            self._detector, self.detector_note = DiceDetector.load(self._detector_model)
-        if self._detector is None:
-            problems.append(f"{self.detector_note}; dice the classical finder missed cannot be ruled out")
-            return
-        seen = self._detector.detect(image)
-        found = [t for t in seen if t.score >= DETECT_DIE]
-        self.last_detections = found
-        for d in dice:
-            x, y, w, h = d.box
-            inside = [t for t in found if x <= t.centre[0] <= x + w and y <= t.centre[1] <= y + h]
-            if len(inside) >= 2:
-                problems.append(f"the detector sees {len(inside)} dice at {list(d.box)}, read as one")
-            if d.value is not None and not any(overlap(t.box, d.box) > 0.3 for t in seen):
-                problems.append(f"the detector sees no die at {list(d.box)}")
-            if d.value is not None and len(inside) == 1 and self._whole_face(inside[0].box, d.box):
-                again = self._read_detected(image, inside[0].box)[0]
-                if again is not None and again != d.value:
-                    problems.append(f"the die at {list(d.box)} reads {d.value} or {again}")
-        for det in found:
-            over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
-            if any(dice[i].value is not None for i in over):
-                continue
-            value, face, patch = self._read_detected(image, det.box)
-            if over:  # classical die(s) here, none read: a second try in the detector's box
-                if value is not None and len(over) == 1:
-                    old = dice[over[0]]
-                    dice[over[0]] = Die(value, old.color, old.box, old.flat, face.confidence,
-                                        "read in the detector's box")
-                    self.last_patches = [(patch if i == over[0] else p, b, i) for p, b, i in self.last_patches]
-                continue
-            self.last_patches.append((patch, det.box, len(dice)))
-            dice.append(Die(value, color_name(patch), det.box, True, face.confidence, "found by the detector"))
-            if value is None:
-                problems.append(f"cannot read the die the detector found at {list(det.box)}: "
-                                f"{face.reason or 'low confidence'}")
-
-    @staticmethod
-    def _whole_face(box: tuple[int, int, int, int], die_box: tuple[int, int, int, int]) -> bool:
-        """A detector box fit for a second reading of a die: square-ish and at least a fifth of the die's
-        box (an elongated or small box covers only part of the face: its pips would read short)."""
-        tw, th = box[2], box[3]
-        return max(tw, th) <= 1.3 * max(1, min(tw, th)) and tw * th >= 0.2 * die_box[2] * die_box[3]
-
-    def _read_detected(self, image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
-        """(value or None, face reading, patch) in a detector box: the die's fitted rectangle, then the
-        box itself, then the box grown by a fifth; the first read at DETECT_READ confidence counts."""
-        x, y, w, h = box
-        centre = (x + w / 2, y + h / 2)
-        tries = (self._fit_rect(image, box), (centre, (float(w), float(h)), 0.0), (centre, (1.2 * w, 1.2 * h), 0.0))
-        felt = self._felt_lab_at(box)
-        first = None
-        for rect in tries:
-            patch = rectify(image, rect, grow=1.0)
-            face = read_face(patch, felt)
-            first = first or (face, patch)
-            if face.value is not None and face.confidence >= DETECT_READ:
-                return face.value, face, patch
-        return None, first[0], first[1]
-
-    @staticmethod
-    def _fit_rect(image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
-        """The die's turned rectangle inside a detector box: the part of the box (grown by a fifth) that
-        differs most from its border (Otsu), as a minimum-area rectangle; the box itself if that fails."""
-        x, y, w, h = box
-        fallback = ((x + w / 2, y + h / 2), (float(w), float(h)), 0.0)
-        pad = int(0.2 * max(w, h)) + 1
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        roi = image[y0:y + h + pad, x0:x + w + pad]
-        if roi.shape[0] < 8 or roi.shape[1] < 8:
-            return fallback
-        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
-        border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-        dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
-        dist = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
-        _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        count, labels_, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        cy, cx = min(roi.shape[0] - 1, y + h // 2 - y0), min(roi.shape[1] - 1, x + w // 2 - x0)
-        label = labels_[cy, cx]
-        if label == 0:
-            return fallback
-        ys, xs = np.nonzero(labels_ == label)
-        (rx, ry), (rw, rh), ang = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
-        side = math.sqrt(max(1.0, rw * rh))
-        if not 0.75 * max(w, h) <= side <= 1.35 * max(w, h) or max(rw, rh) > 1.3 * min(rw, rh):
-            return fallback
-        return (rx + x0, ry + y0), (rw, rh), ang
-
-    def _felt_lab_at(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
-        """The felt's Lab colour around a box, from the last read's background estimate."""
-        background = self._last_background
-        if background is None:
-            return None
-        x, y, w, h = (v // self._scale for v in box)
-        ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
-        if not ring.size:
-            return None
-        return cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
-                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
-
     @staticmethod
     def _felt_like(image: np.ndarray, blob: _Blob, patch: np.ndarray, die: float) -> bool:
         """The blob's body colour lies within FELT_LIKE Lab units of the felt in a ring just around it."""
@@ -831,4 +518,5 @@ class DiceReader:
         return out
 
 
-__all__ = ["DiceReader", "DiceResult", "Die", "DiceOptions", "color_name", "PATCH", "field"]
+__all__ = ["DiceReader", "DiceResult", "Die", "DiceOptions", "color_name", "PATCH", "MIN_CONFIDENCE",
+           "DETECT_DIE", "DETECT_READ", "field"]

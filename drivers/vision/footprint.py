@@ -1,0 +1,86 @@
+"""A die's size measured by colour: its top face and its whole footprint, and how its side shows on the felt.
+
+The calibrated dice reader compares these with the flat die of the same
+colour stored in the calibration (docs/devices/vision.md, the per-colour
+size checks); ``DiceReader.measure_die_sizes`` measures a calibration frame
+the same way, so calibration and reading agree.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
+
+
+def _rect_sides(mask: np.ndarray, cx: float, cy: float) -> tuple[float, float] | None:
+    """(short, long) of the minimum-area rectangle of the mask's region around (cx, cy)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    inside = [c for c in contours if cv2.pointPolygonTest(c, (float(cx), float(cy)), False) >= 0]
+    if not inside:
+        return None
+    (_, _), (bw, bh), _ = cv2.minAreaRect(max(inside, key=cv2.contourArea))
+    return float(min(bw, bh)), float(max(bw, bh))
+
+
+def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: np.ndarray | None,
+                   die: float) -> tuple[float, float, float, float, float] | None:
+    """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
+
+    Each pixel near the die goes to the nearest of three colours: the die's top (the median of
+    the patch's lighter half, refined), its side face (the same colour darker, SIDE_SHADE) and
+    the felt.  The top face is
+    the region of top-colour pixels; the die is top plus side.  The foreground mask's edge moves
+    with light, glare and blur, and on green felt a green die's edge nearly vanishes in it; these
+    half-way edges do not.  A cocked die shows a top face shorter than a flat die's (by the
+    cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
+    side contrast is the Lab distance of the side face's colour from the felt's: a die of the
+    felt's colour (green on green) hides its side face.  None when the die's colour cannot be
+    told from the felt's.
+    """
+    if felt_lab is None:
+        return None
+
+    def lab_of(bgr: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
+
+    # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
+    # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
+    # the patch and drag a plain median).
+    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
+    inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    lightness = inner[:, 0]
+    lo, hi = np.percentile(lightness, (50, 90))
+    band = (lightness >= lo) & (lightness <= hi)  # above the side face and shadow, below bright pips
+    body_bgr = np.median(inner_bgr[band] if band.sum() >= 20 else inner_bgr, axis=0)
+    for _ in range(2):
+        body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
+        d_b = np.sum((inner - body) ** 2, axis=1)
+        near = (d_b < np.sum((inner - shade) ** 2, axis=1)) & (d_b < np.sum((inner - felt_lab) ** 2, axis=1))
+        if near.sum() < 20:
+            break
+        body_bgr = np.median(inner_bgr[near], axis=0)
+    body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
+    if float(np.sum((body - felt_lab) ** 2)) < 15.0 ** 2:
+        return None
+    (cx, cy), (rw, rh), _ = rect
+    half = 0.5 * max(rw, rh) + 0.35 * die
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = int(max(0, cx - half)), int(max(0, cy - half)), int(min(w, cx + half)), int(min(h, cy + half))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    d_top = np.sum((lab - body) ** 2, axis=2)
+    d_side = np.sum((lab - shade) ** 2, axis=2)
+    d_felt = np.sum((lab - felt_lab) ** 2, axis=2)
+    k = max(3, int(0.1 * die) | 1)
+    kernel = np.ones((k, k), np.uint8)
+    top = cv2.morphologyEx(((d_top < d_felt) & (d_top < d_side)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    whole = cv2.morphologyEx((np.minimum(d_top, d_side) < d_felt).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    t = _rect_sides(top, cx - x0, cy - y0)
+    a = _rect_sides(whole, cx - x0, cy - y0)
+    if t is None or a is None:
+        return None
+    return t[0], t[1], a[0], a[1], float(np.sqrt(np.sum((shade - felt_lab) ** 2)))

@@ -1,0 +1,147 @@
+"""Photo mode: the learned detector's dice joined with the classical finder's (docs/devices/vision.md,
+"Finding dice in photos: the detector").
+
+``DetectorJoin`` is a mixin of ``DiceReader``: it uses the reader's detector,
+its last background estimate and its record of die patches.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from drivers.vision.detector import Detection, DiceDetector
+from drivers.vision.dice_result import MIN_CONFIDENCE, Die, color_name
+from drivers.vision.labels import overlap
+from drivers.vision.pips import read_face, rectify
+
+# Chosen on the train half of the real photos.
+DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
+DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
+
+
+class DetectorJoin:
+    """The photo-mode joining rules, mixed into DiceReader."""
+
+    if TYPE_CHECKING:
+        _detector: DiceDetector | None
+        _detector_model: object
+        detector_note: str
+        last_detections: list[Detection]
+        last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]]
+        _last_background: np.ndarray | None
+        _scale: int
+
+    def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
+        """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
+        "Finding dice in photos: the detector"; each rule chosen by measurement on the train half).
+
+        A detected die with no classical die over it is read from its own box; one that cannot be read
+        keeps the image unsure.  A classical die left unread is read again in the detector's box (the
+        classical refusal stays: the image remains unsure).  A classical read the detector does not
+        back (no die seen there, two dice seen in it, or a different value in the detector's box)
+        makes the image unsure.  Without the model the image cannot be ok: a missed die is possible.
+        """
+        if self._detector is None and not self.detector_note:
+            self._detector, self.detector_note = DiceDetector.load(self._detector_model)
+        if self._detector is None:
+            problems.append(f"{self.detector_note}; dice the classical finder missed cannot be ruled out")
+            return
+        seen = self._detector.detect(image)
+        found = [t for t in seen if t.score >= DETECT_DIE]
+        self.last_detections = found
+        for d in dice:
+            x, y, w, h = d.box
+            inside = [t for t in found if x <= t.centre[0] <= x + w and y <= t.centre[1] <= y + h]
+            if len(inside) >= 2:
+                problems.append(f"the detector sees {len(inside)} dice at {list(d.box)}, read as one")
+            if d.value is not None and not any(overlap(t.box, d.box) > 0.3 for t in seen):
+                problems.append(f"the detector sees no die at {list(d.box)}")
+            if d.value is not None and len(inside) == 1 and self._whole_face(inside[0].box, d.box):
+                again = self._read_detected(image, inside[0].box)[0]
+                if again is not None and again != d.value:
+                    problems.append(f"the die at {list(d.box)} reads {d.value} or {again}")
+        for det in found:
+            over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
+            if any(dice[i].value is not None for i in over):
+                continue
+            value, face, patch = self._read_detected(image, det.box)
+            if over:  # classical die(s) here, none read: a second try in the detector's box
+                if value is not None and len(over) == 1:
+                    old = dice[over[0]]
+                    dice[over[0]] = Die(value, old.color, old.box, old.flat, face.confidence,
+                                        "read in the detector's box")
+                    self.last_patches = [(patch if i == over[0] else p, b, i) for p, b, i in self.last_patches]
+                continue
+            self.last_patches.append((patch, det.box, len(dice)))
+            dice.append(Die(value, color_name(patch), det.box, True, face.confidence, "found by the detector"))
+            if value is None:
+                problems.append(f"cannot read the die the detector found at {list(det.box)}: "
+                                f"{face.reason or 'low confidence'}")
+
+    @staticmethod
+    def _whole_face(box: tuple[int, int, int, int], die_box: tuple[int, int, int, int]) -> bool:
+        """A detector box fit for a second reading of a die: square-ish and at least a fifth of the die's
+        box (an elongated or small box covers only part of the face: its pips would read short)."""
+        tw, th = box[2], box[3]
+        return max(tw, th) <= 1.3 * max(1, min(tw, th)) and tw * th >= 0.2 * die_box[2] * die_box[3]
+
+    def _read_detected(self, image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
+        """(value or None, face reading, patch) in a detector box: the die's fitted rectangle, then the
+        box itself, then the box grown by a fifth; the first read at DETECT_READ confidence counts."""
+        x, y, w, h = box
+        centre = (x + w / 2, y + h / 2)
+        tries = (self._fit_rect(image, box), (centre, (float(w), float(h)), 0.0), (centre, (1.2 * w, 1.2 * h), 0.0))
+        felt = self._felt_lab_at(box)
+        first = None
+        for rect in tries:
+            patch = rectify(image, rect, grow=1.0)
+            face = read_face(patch, felt)
+            first = first or (face, patch)
+            if face.value is not None and face.confidence >= DETECT_READ:
+                return face.value, face, patch
+        return None, first[0], first[1]
+
+    @staticmethod
+    def _fit_rect(image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
+        """The die's turned rectangle inside a detector box: the part of the box (grown by a fifth) that
+        differs most from its border (Otsu), as a minimum-area rectangle; the box itself if that fails."""
+        x, y, w, h = box
+        fallback = ((x + w / 2, y + h / 2), (float(w), float(h)), 0.0)
+        pad = int(0.2 * max(w, h)) + 1
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        roi = image[y0:y + h + pad, x0:x + w + pad]
+        if roi.shape[0] < 8 or roi.shape[1] < 8:
+            return fallback
+        lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
+        border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+        dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+        dist = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        count, labels_, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        cy, cx = min(roi.shape[0] - 1, y + h // 2 - y0), min(roi.shape[1] - 1, x + w // 2 - x0)
+        label = labels_[cy, cx]
+        if label == 0:
+            return fallback
+        ys, xs = np.nonzero(labels_ == label)
+        (rx, ry), (rw, rh), ang = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        side = math.sqrt(max(1.0, rw * rh))
+        if not 0.75 * max(w, h) <= side <= 1.35 * max(w, h) or max(rw, rh) > 1.3 * min(rw, rh):
+            return fallback
+        return (rx + x0, ry + y0), (rw, rh), ang
+
+    def _felt_lab_at(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """The felt's Lab colour around a box, from the last read's background estimate."""
+        background = self._last_background
+        if background is None:
+            return None
+        x, y, w, h = (v // self._scale for v in box)
+        ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
+        if not ring.size:
+            return None
+        return cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
+                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
