@@ -33,6 +33,7 @@ from drivers.vision.calibration import RouletteCalibration
 ORDER = (0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1, 20, 14, 31, 9,
          22, 18, 29, 7, 28, 12, 35, 3, 26)
 STEP = 2 * math.pi / 37
+REST_SPREAD = 0.04  # radians (about a quarter of a pocket): how far a resting ball's sightings may scatter
 ANGLES = 360
 
 
@@ -62,6 +63,12 @@ class SpinResult:
     def as_json(self) -> dict[str, Any]:
         return {"number": self.number, "frame": self.frame, "status": self.status, "reason": self.reason,
                 "ball_direction": self.ball_direction, "rotor_direction": self.rotor_direction}
+
+
+def _spread(angles: list[float]) -> float:
+    """Width of the arc the angles span, measured from the first (all within half a turn of it)."""
+    offsets = [_wrap(a - angles[0]) for a in angles]
+    return max(offsets) - min(offsets)
 
 
 def _wrap(a: float) -> float:
@@ -100,6 +107,7 @@ class RouletteReader:
         self.rotor_travel = 0.0
         self.missing = 0
         self.rest_count = 0
+        self.rest_window: list[float] = []  # the ball's angle relative to the rotor, recent sightings off the track
         self.rel_prev: float | None = None
         self.moving_frames = 0
         self.left = False
@@ -273,10 +281,14 @@ class RouletteReader:
         if self.rotor is None:
             return None
         rel = _wrap(angle - self.rotor)
-        if self.rel_prev is not None and abs(_wrap(rel - self.rel_prev)) < 0.02 and not on_track:
-            self.rest_count += 1
-        else:
-            self.rest_count = 0
+        # At rest: the last rest_frames + 1 sightings off the track all within REST_SPREAD of each other
+        # relative to the rotor.  A spread, not frame-to-frame steps: one jittery sighting (noise, blur)
+        # does not restart the count, and a ball creeping slowly through a pocket is not taken for resting.
+        window = [] if on_track else (self.rest_window + [rel])[-(self.opt.rest_frames + 1):]
+        while window and _spread(window) > REST_SPREAD:
+            window.pop(0)  # the longest recent run of sightings that agree
+        self.rest_window = window
+        self.rest_count = max(0, len(window) - 1)
         self.rel_prev = rel
         if self.rest_count >= self.opt.rest_frames:
             return self._settle(rel)
