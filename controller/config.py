@@ -244,11 +244,9 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     c.keys("", data, _SECTIONS)
     table = c.table(data, "table", required=True)
     c.keys("table", table, _TABLE_KEYS)
-    if not table:  # the missing section is the one problem; its keys are not reported one by one
-        table = {"id": "unnamed", "game": "", "currency": "XXX"}  # ISO 4217 "no currency": a stand-in, not a stub
-        quiet = _Checker(source)
-    else:
-        quiet = c
+    # A missing [table] section is the one problem reported for it: its keys' problems go to a checker
+    # nobody reads, and without a game the game-dependent sections are not checked either.
+    quiet = c if table else _Checker(source)
 
     table_id = table.get("id", _MISSING)
     if not (isinstance(table_id, str) and _NAME.match(table_id)):
