@@ -17,6 +17,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from controller.runtime.simulate import SimulatedPanel
+
 DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {"tarning": (2, ("green", "red")), "sic-bo": (3, ())}
 """Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations."""
 
@@ -157,7 +159,7 @@ def build_camera(name: str, driver: str, settings: Mapping[str, Any], game: str)
     return CameraDevice(name, lambda: open_source(str(source)), reader, still, ends=True)
 
 
-class EmulatedCamera:
+class EmulatedCamera(SimulatedPanel):
     """``--simulate``: the camera over the seeded dice the virtual croupier throws, read by the real reader.
 
     ``send(Dice)`` renders the throw with drivers/vision's synthetic scene
@@ -173,23 +175,17 @@ class EmulatedCamera:
 
         from drivers.vision import synth_dice
 
-        self.name, self.game = name, game
+        super().__init__(name)
+        self.game = game
         self.reader = make_reader(game, synth_dice.calibration())
         self.rng = random.Random(f"camera:{seed}")
         self.disturb = disturb
         self.truth: tuple[tuple[int, ...], tuple[str, ...]] | None = None
-        self.posted = self.reads = 0
+        self.reads = 0
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
-        self._post: Callable[[object], None] | None = None
-
-    def start(self, post: Callable[[object], None]) -> None:
-        self._post = post
-
-    def stop(self) -> None:
-        self._post = None
 
     def health(self) -> Mapping[str, Any]:
-        return {"ok": self._post is not None, "posted": self.posted, "emulated": "synthetic scenes", **self.counts}
+        return {**super().health(), "emulated": "synthetic scenes", **self.counts}
 
     def render(self, values: tuple[int, ...], colors: tuple[str, ...], hand: bool) -> Any:
         """The throw as the camera would see it (BGR image)."""
@@ -227,6 +223,4 @@ class EmulatedCamera:
         read = dice_read(self.reader.read(image))
         self.reads += 1
         self.counts[read.status] = self.counts.get(read.status, 0) + 1
-        if self._post is not None:
-            self.posted += 1
-            self._post(read)
+        super().send(read)
