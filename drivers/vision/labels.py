@@ -65,10 +65,11 @@ def photo_split(image: Path) -> str:
     return "test"
 
 
-def iter_labelled_images(root: Path) -> Iterable[Path]:
-    """Every .jpg/.png below ``root`` that has a label file, sorted."""
+def iter_labelled_images(root: Path, half: str | None = None) -> Iterable[Path]:
+    """Every .jpg/.png below ``root`` that has a label file, sorted; only one half of the split if ``half``."""
     for image in sorted(root.rglob("*")):
-        if image.suffix.lower() in (".jpg", ".jpeg", ".png") and label_path_for(image).exists():
+        if image.suffix.lower() in (".jpg", ".jpeg", ".png") and label_path_for(image).exists() \
+                and (half is None or photo_split(image) == half):
             yield image
 
 

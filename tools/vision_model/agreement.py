@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from drivers.vision import facemodel  # noqa: E402
 from drivers.vision.calibration import DiceCalibration  # noqa: E402
 from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
-from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap, photo_split,  # noqa: E402
+from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap,  # noqa: E402
                                    read_yolo_labels)
 from drivers.vision.pips import rectify  # noqa: E402
 from drivers.vision.synth_dice import DIE_PX, KINDS, reader_options, scene  # noqa: E402
@@ -46,9 +46,7 @@ def photo_rows(root: Path, half: str, model: facemodel.FaceModel, crops: dict[st
     """Reader dice of one half of the photos; ``crops`` counts the model alone on every labelled die
     cut from its label box (grown by a tenth): how well it reads the dice the reader does not find too."""
     rows: list[dict] = []
-    for path in iter_labelled_images(root):
-        if photo_split(path) != half:
-            continue
+    for path in iter_labelled_images(root, half):
         image = cv2.imread(str(path))
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         patches = [rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)) for x, y, w, h in

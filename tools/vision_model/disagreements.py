@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from drivers.vision.dice import DiceReader  # noqa: E402
-from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap, photo_split,  # noqa: E402
+from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap,  # noqa: E402
                                    read_yolo_labels)
 
 SAID = re.compile(r"pip count (\d), face model a (\d)")
@@ -30,9 +30,7 @@ def main() -> int:
     photos = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT.parent / "shared/data/dice-photos"
     reader = DiceReader()
     counts: Counter[str] = Counter()
-    for path in iter_labelled_images(photos):
-        if photo_split(path) != half:
-            continue
+    for path in iter_labelled_images(photos, half):
         image = cv2.imread(str(path))
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         for die in reader.read(image).dice:

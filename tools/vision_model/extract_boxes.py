@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from drivers.vision.labels import iter_labelled_images, label_path_for, photo_split  # noqa: E402
+from drivers.vision.labels import iter_labelled_images, label_path_for  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "boxes.npz"
 
@@ -43,9 +43,7 @@ def extract(photos: Path, side: int, quality: int) -> dict[str, np.ndarray]:
     names: list[str] = []
     rows: list[tuple[float, ...]] = []
     for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub):
-            if photo_split(path) != "train":
-                continue
+        for path in iter_labelled_images(sub, "train"):
             image = cv2.imread(str(path))
             if image is None:
                 continue

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from drivers.vision.calibration import DiceCalibration  # noqa: E402
 from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
 from drivers.vision.facemodel import COCKED_CLASS, face_pixels  # noqa: E402
-from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap, photo_split,  # noqa: E402
+from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap,  # noqa: E402
                                    read_yolo_labels)
 from drivers.vision.pips import rectify  # noqa: E402
 from drivers.vision.synth_dice import DIE_PX, KINDS, reader_options, scene  # noqa: E402
@@ -73,9 +73,7 @@ def real_photos(b: Builder, root: Path) -> dict[str, int]:
     counts = {"images": 0, "label_crops": 0, "reader_dice": 0, "reader_not_dice": 0, "background": 0}
     index = 0
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub):
-            if photo_split(path) != "train":
-                continue
+        for path in iter_labelled_images(sub, "train"):
             image = cv2.imread(str(path))
             if image is None:
                 continue

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from drivers.vision.dice import DiceReader  # noqa: E402
-from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap, photo_split,  # noqa: E402
+from drivers.vision.labels import (iter_labelled_images, label_path_for, overlap,  # noqa: E402
                                    read_yolo_labels)
 
 
@@ -27,9 +27,7 @@ def main() -> int:
     reader = DiceReader()
     assert reader.face_model is not None, reader.face_model_problem
     rows: list[tuple[int | None, int, float]] = []
-    for path in iter_labelled_images(photos):
-        if photo_split(path) != half:
-            continue
+    for path in iter_labelled_images(photos, half):
         image = cv2.imread(str(path))
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         result = reader.read(image)
