@@ -88,14 +88,14 @@ def bench_real(root: Path, face_model: bool = True, detector: bool = True) -> di
     from drivers.vision.dice import DiceReader
     from drivers.vision.labels import Score, iter_labelled_images, label_path_for, photo_split, read_yolo_labels
     scores: dict[str, Score] = defaultdict(Score)
+    # One reader for every photo: its models load once (photo mode keeps nothing from one read to the next).
+    reader = DiceReader(face_model=face_model) if detector else DiceReader(face_model=face_model, detector_model=None)
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
         for path in iter_labelled_images(sub):
             image = cv2.imread(str(path))
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-            reader = DiceReader(face_model=face_model) if detector else \
-                DiceReader(face_model=face_model, detector_model=None)
             result = reader.read(image)
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
             half = photo_split(path)

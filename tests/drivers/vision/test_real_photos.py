@@ -20,10 +20,11 @@ DATA = Path(__file__).parent / "data"
 
 def _score(subset: str) -> Score:
     score = Score()
+    reader = DiceReader()  # one reader, its models loaded once
     for path in iter_labelled_images(DATA / subset):
         image = cv2.imread(str(path))
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
-        result = DiceReader().read(image)
+        result = reader.read(image)
         score.add(labels, result.status, [(d.value, d.box) for d in result.dice if d.value is not None])
     return score
 
