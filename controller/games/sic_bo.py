@@ -18,6 +18,8 @@ from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, v
 from controller.money import Odds
 
 FACES = range(1, 7)
+DICE: tuple[int, tuple[str, ...]] = (3, ())
+"""The dice a throw has: three, of any colour; the camera reader expects the same."""
 KINDS = ("small", "big", "single", "combo", "double", "any_triple", "triple", "total")
 LISTING = "small, big, single:1..6, combo:A,B (A below B), double:1..6, any_triple, triple:1..6, total:4..17"
 
@@ -71,7 +73,7 @@ class SicBoRules(LayoutRules):
     def read_result(self, event: Event) -> tuple[int, int, int]:
         if not isinstance(event, Dice):
             raise Reject(f"Sic Bo is settled by the dice: a {TYPE_NAMES[type(event)]} event has no place here")
-        if len(event.values) != 3:
+        if len(event.values) != DICE[0]:
             raise Reject(f"Sic Bo is played with three dice; this throw has {len(event.values)}")
         for value in event.values:
             if not 1 <= value <= 6:

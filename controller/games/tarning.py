@@ -18,6 +18,8 @@ from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
 
+DICE: tuple[int, tuple[str, ...]] = (2, ("green", "red"))
+"""The dice a throw has: how many, and their colours (sorted); the camera reader expects the same."""
 COLOR_NAMES = {"red": "red", "röd": "red", "rod": "red", "green": "green", "grön": "green", "gron": "green"}
 EXTRA_KINDS = ("total", "pair", "below", "above")
 
@@ -61,12 +63,12 @@ class TarningRules(LayoutRules):
     def read_result(self, event: Event) -> tuple[int, int]:
         if not isinstance(event, Dice):
             raise Reject(f"Tärning is settled by the dice: a {TYPE_NAMES[type(event)]} event has no place here")
-        if len(event.values) != 2:
+        if len(event.values) != DICE[0]:
             raise Reject(f"Tärning is played with two dice, a red and a green; this throw has {len(event.values)}")
         if event.colors is None:
             raise Reject("say which die is red and which is green (colors): the red die picks the section")
         colors = [COLOR_NAMES.get(c) for c in event.colors]
-        if sorted(c or "?" for c in colors) != ["green", "red"]:
+        if sorted(c or "?" for c in colors) != list(DICE[1]):
             raise Reject(f"the dice must be one red and one green, not {' and '.join(event.colors)}")
         for value in event.values:
             if not 1 <= value <= 6:

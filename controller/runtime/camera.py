@@ -17,10 +17,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from controller.games import sic_bo, tarning
 from controller.runtime.simulate import SimulatedPanel
 
-DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {"tarning": (2, ("green", "red")), "sic-bo": (3, ())}
-"""Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations."""
+DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {tarning.SPEC.id: tarning.DICE, sic_bo.SPEC.id: sic_bo.DICE}
+"""Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations, as each game declares."""
 
 
 @dataclass(frozen=True, slots=True)
