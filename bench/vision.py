@@ -198,13 +198,16 @@ def main() -> int:
                         help="processes for the synthetic scenes (the figures do not depend on it)")
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
+    if min(args.dice, args.spins, args.speed_frames, args.jobs - 1) < 0:
+        parser.error("--dice, --spins and --speed-frames must be 0 or more, --jobs 1 or more")
     base = rss_mb()
     import cv2  # noqa: F401
     import numpy  # noqa: F401
     after_import = rss_mb()
     started = time.time()
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
-    report["speed"] = bench_speed(args.speed_frames)  # alone, before any worker runs: timings stay clean
+    # Alone, before any worker runs: timings stay clean.  --speed-frames 0 skips the pass.
+    report["speed"] = bench_speed(args.speed_frames) if args.speed_frames > 0 else "skipped"
     report["face_model"] = not args.no_face_model
     report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, args.jobs, not args.no_face_model)
     report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed, args.jobs)

@@ -120,6 +120,8 @@ class RouletteReader:
         self.occluded = 0
         self.off_track = 0
         self.off_travel = 0.0
+        self.back_run = 0  # after a "drop": sightings in a row of the ball still circling on the track
+        self.back_travel = 0.0
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -278,6 +280,22 @@ class RouletteReader:
                 # still circling and taken for dropped lost its remaining turns ("too few turns").
                 return None
             self.phase = "drop"  # the ball left the track when first seen inside it: those frames are not turns
+            self.back_run, self.back_travel = 0, 0.0
+        elif on_track and abs(d) > 0.05:
+            # Circling on the track again after a "drop": the drop was glints inside the track, taken for
+            # the ball while the real one was hidden or filtered out.  Seen circling drop_frames times in a
+            # row, the spin resumes and those sightings count as turns (the frames in between do not, so
+            # the count never runs above the ball's true turns).
+            self.back_run += 1
+            self.back_travel += d
+            if self.back_run >= self.opt.drop_frames:
+                self.phase = "spin"
+                self.track_travel += self.back_travel
+                self.off_track, self.off_travel = 0, 0.0
+                self.rest_window, self.rest_count = [], 0
+            return None
+        else:
+            self.back_run, self.back_travel = 0, 0.0
         if self.rotor is None:
             return None
         rel = _wrap(angle - self.rotor)
