@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from drivers.vision.fastmath import median_rows, percentile_band
+
 SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
 
 
@@ -36,7 +38,7 @@ def _sq_dist(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: np.ndarray | None,
-                   die: float) -> tuple[float, float, float, float, float] | None:
+                   die: float, patch_lab: np.ndarray | None = None) -> tuple[float, float, float, float, float] | None:
     """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
 
     Each pixel near the die goes to the nearest of three colours: the die's top (the median of
@@ -48,7 +50,7 @@ def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: 
     cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
     side contrast is the Lab distance of the side face's colour from the felt's: a die of the
     felt's colour (green on green) hides its side face.  None when the die's colour cannot be
-    told from the felt's.
+    told from the felt's.  ``patch_lab``: the patch already in Lab (uint8), when the caller has it.
     """
     if felt_lab is None:
         return None
@@ -60,19 +62,19 @@ def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: 
     # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
     # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
     # the patch and drag a plain median).
-    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
-    inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    lightness = inner[:, 0]
-    lo, hi = np.percentile(lightness, (50, 90))
-    band = (lightness >= lo) & (lightness <= hi)  # above the side face and shadow, below bright pips
-    body_bgr = np.median(inner_bgr[band] if band.sum() >= 20 else inner_bgr, axis=0)
+    # (Pixels are uint8 here; median_rows and percentile_band give numpy's float32 medians and bands.)
+    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3)
+    inner_u8 = (cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if patch_lab is None else patch_lab)[6:-6, 6:-6].reshape(-1, 3)
+    inner = inner_u8.astype(np.float32)
+    band = percentile_band(inner_u8[:, 0], 50, 90)  # above the side face and shadow, below bright pips
+    body_bgr = median_rows(inner_bgr[band] if band.sum() >= 20 else inner_bgr, np.float32)
     for _ in range(2):
         body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
         d_b = _sq_dist(inner, body)
         near = (d_b < _sq_dist(inner, shade)) & (d_b < _sq_dist(inner, felt_lab))
         if near.sum() < 20:
             break
-        body_bgr = np.median(inner_bgr[near], axis=0)
+        body_bgr = median_rows(inner_bgr[near], np.float32)
     body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
     if float(np.sum((body - felt_lab) ** 2)) < 15.0 ** 2:
         return None
