@@ -4,7 +4,8 @@ A speed change to the dice reader must not change a single answer.  ``record`` r
 code under ``--code`` (default: this checkout), the synthetic tuning throws (seeds from
 ``--seed``, kinds and strengths as bench/vision.py deals them), the speed pass's frames, and the
 real photos of the train half in photo mode, and writes every answer (status, reason, each
-die's JSON and reason, the per-colour die sizes measured for the throw's calibration) as JSON;
+die's JSON and reason, the per-colour die sizes measured for the throw's calibration, and what
+the reader measured per die: its ``last_features``) as JSON;
 ``compare`` says how many answers two records share and lists those that differ::
 
     python bench/vision_identity.py record --code /tmp/base --out /tmp/before.json
@@ -26,9 +27,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _answer(result: Any) -> dict[str, Any]:
+def _answer(result: Any, reader: Any, body: bool = True) -> dict[str, Any]:
+    """The answer's JSON, each die's reason, and what the reader measured per die (its last_features;
+    without the colour footprint where the calibration has no per-colour sizes, which does not use it)."""
     out = result.as_json()
     out["die_reasons"] = [d.reason for d in result.dice]
+    out["features"] = json.loads(json.dumps([{k: v for k, v in f.items() if body or k != "body"}
+                                             for f in reader.last_features], default=float))
     return out
 
 
@@ -48,9 +53,10 @@ def record_synthetic(count: int, base: int) -> dict[str, Any]:
                                       tuple(tuple(p) for p in cd["table"]))
         measure = DiceReader(cal, face_model=False)
         cal.die_sizes = measure.measure_die_sizes(frame)
-        result = DiceReader(cal, DiceOptions(**reader_options(kind)), face_model=model).read(image)
+        reader = DiceReader(cal, DiceOptions(**reader_options(kind)), face_model=model)
+        result = reader.read(image)
         out[f"synthetic/{base + i}/{kind}/{strength}"] = {
-            "die_sizes": {c: [s.top, s.long] for c, s in sorted(cal.die_sizes.items())}, **_answer(result)}
+            "die_sizes": {c: [s.top, s.long] for c, s in sorted(cal.die_sizes.items())}, **_answer(result, reader)}
     return out
 
 
@@ -62,7 +68,8 @@ def record_speed_frames() -> dict[str, Any]:
     for model in (True, False):
         reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=model)
         for i in range(20):
-            out[f"speed/{300_000 + i}/model={model}"] = _answer(reader.read(scene(300_000 + i, "clean", 0.3)[0]))
+            result = reader.read(scene(300_000 + i, "clean", 0.3)[0])
+            out[f"speed/{300_000 + i}/model={model}"] = _answer(result, reader, body=False)
     return out
 
 
@@ -76,7 +83,7 @@ def record_photos(root: Path, half: str) -> dict[str, Any]:
     for path in iter_labelled_images(root, half):
         image = cv2.imread(str(path))
         if image is not None:
-            out[f"photo/{path.relative_to(root)}"] = _answer(reader.read(image))
+            out[f"photo/{path.relative_to(root)}"] = _answer(reader.read(image), reader)
     return out
 
 

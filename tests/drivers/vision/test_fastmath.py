@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import median_rows, percentile_band
+from drivers.vision.fastmath import masked_median, median_rows, percentile_band
 
 RNG = np.random.default_rng(20261129)
 
@@ -31,6 +31,22 @@ def test_median_rows_is_numpys_median(n: int, spread: int) -> None:
         assert np.array_equal(median_rows(a), np.median(a, axis=0))  # an integer array's median: float64
 
 
+@pytest.mark.parametrize("side", [1, 2, 5, 52])
+@pytest.mark.parametrize("spread", [0, 2, 40, 255])
+def test_masked_median_is_numpys_median_of_the_selection(side: int, spread: int) -> None:
+    for share in (0.0, 0.02, 0.5, 1.0):
+        for _ in range(4):
+            image = _pixels(side * side, spread).reshape(side, side, 3)
+            mask = RNG.random((side, side)) < share
+            if not mask.any():
+                mask = None
+            chosen = image.reshape(-1, 3) if mask is None else image[mask]
+            for dtype in (np.float32, np.float64):
+                want = np.median(chosen.astype(dtype), axis=0)
+                got = masked_median(image, mask, dtype)
+                assert got.dtype == want.dtype and np.array_equal(got, want), (side, spread, share, dtype)
+
+
 @pytest.mark.parametrize("n", list(range(1, 40)) + [101, 1000, 2701, 2704, 5000])
 @pytest.mark.parametrize("spread", [0, 3, 60, 255])
 def test_percentile_band_is_numpys_band(n: int, spread: int) -> None:
@@ -40,6 +56,9 @@ def test_percentile_band_is_numpys_band(n: int, spread: int) -> None:
             lo, hi = np.percentile(v.astype(np.float32), (low, high))
             f = v.astype(np.float32)
             assert np.array_equal(percentile_band(v, low, high), (f >= lo) & (f <= hi)), (n, spread, low, high)
+    image = _pixels(52 * 52, spread).reshape(52, 52, 3)  # a channel of a die patch, as the footprint passes it
+    lo, hi = np.percentile(image[..., 0].reshape(-1).astype(np.float32), (50, 90))
+    assert np.array_equal(percentile_band(image[..., 0], 50, 90), (image[..., 0] >= lo) & (image[..., 0] <= hi))
 
 
 def test_a_slice_converted_is_the_conversion_sliced() -> None:
