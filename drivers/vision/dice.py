@@ -195,7 +195,15 @@ class DiceReader(DetectorJoin):
             else:
                 rect = ((cx, cy), (rw, rh), ang)
             blobs.append(_Blob(rect, (sc * x, sc * y, sc * bw, sc * bh), area, edge))
-        full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
+        if sc > 1 and (w, h) == (2 * hw, 2 * hh):
+            # Only the box of what is set is enlarged (nearest, by exactly 2: the same pixels as the whole).
+            x0, y0, bw, bh = cv2.boundingRect(mask)
+            full = np.zeros((h, w), np.uint8)
+            if bw and bh:
+                full[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
+                    mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
+        else:
+            full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
         return blobs, full
 
     def _die_size(self, image: np.ndarray) -> float:

@@ -17,6 +17,7 @@ import numpy as np
 from drivers.vision.fastmath import median_rows
 
 PATCH = 64  # side of the rectified die patch, pixels
+_SIDE_KERNEL = np.ones((4, 4), np.uint8)  # tilt_evidence: a side face is a strip at least this wide
 
 # Pip layouts in grid units (-1, 0, 1): the faces of a standard die.
 LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -152,17 +153,16 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None, lab: np
     converted (uint8), to convert it once per die.
     """
     hsv_u8 = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV) if hsv is None else hsv
-    hsv = hsv_u8.astype(np.int32)
     centre = hsv_u8[PATCH // 2 - 8:PATCH // 2 + 8, PATCH // 2 - 8:PATCH // 2 + 8].reshape(-1, 3)
     bh, bs, bv = (float(x) for x in median_rows(centre))
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    # The uint8 channels against Python floats compute in float64, as the int32 ones did.
+    h, s, v = cv2.split(hsv_u8)
     if bs >= 60:
         dh = np.abs(h - bh)
         dh = np.minimum(dh, 180 - dh)
         same = (dh < 12) & (s > 0.5 * bs)
     else:
         same = s < 60
-    top = same & (v > 0.8 * bv)
     side = same & (v > 0.35 * bv) & (v < 0.72 * bv)
     if felt_lab is not None:
         lab_f = (cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab).astype(np.float32)
@@ -170,7 +170,7 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None, lab: np
         d *= d  # the sum below adds the three squares in numpy's order for a 3-long axis
         side &= np.sqrt(d[..., 0] + d[..., 1] + d[..., 2]) > 22
     # A side face is a strip several pixels wide; blur leaves a ring one or two pixels wide.
-    side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, np.ones((4, 4), np.uint8)) > 0
+    side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
     squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)
     return float(side.mean()), float(squeeze)
 

@@ -85,3 +85,15 @@ def test_foreground_distance_is_the_capped_int16_sum() -> None:
     for threshold in (-3.0, 0.0, 37.5, 38.0, 254.5, 255.0, 300.0):
         _, mask = cv2.threshold(dist, threshold, 255, cv2.THRESH_BINARY)
         assert np.array_equal(mask, (dist > threshold).astype(np.uint8) * 255), threshold
+
+
+def test_the_mask_enlarged_by_its_box_is_the_mask_enlarged() -> None:
+    """The reader enlarges only the box of the set pixels of its half-scale mask (nearest, by exactly 2)."""
+    for share in (0.0, 0.001, 0.05):
+        mask = ((RNG.random((240, 320)) < share) * 255).astype(np.uint8)
+        x0, y0, bw, bh = cv2.boundingRect(mask)
+        boxed = np.zeros((480, 640), np.uint8)
+        if bw and bh:
+            boxed[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
+                mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
+        assert np.array_equal(boxed, cv2.resize(mask, (640, 480), interpolation=cv2.INTER_NEAREST))
