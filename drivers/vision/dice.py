@@ -24,7 +24,7 @@ from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
-from drivers.vision.fastmath import median_rows
+from drivers.vision.fastmath import masked_median, median_rows
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
@@ -123,7 +123,7 @@ class DiceReader(DetectorJoin):
                 self._table_small = cv2.resize(cal.mask(), (small.shape[1], small.shape[0]),
                                                interpolation=cv2.INTER_NEAREST) > 0
                 self._off_table_small = ~self._table_small
-            small[self._off_table_small] = median_rows(small[self._table_small]).astype(np.uint8)
+            small[self._off_table_small] = masked_median(small, self._table_small).astype(np.uint8)
         k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))

@@ -51,13 +51,15 @@ def _kth(cumulative: np.ndarray, k: int) -> np.ndarray:
 
 def masked_median(image: np.ndarray, mask: np.ndarray | None, dtype: type = np.float64) -> np.ndarray:
     """``np.median(image[mask].astype(dtype), axis=0)`` (all pixels when mask is None) for an (h, w, 3) uint8
-    image and an (h, w) bool mask selecting at least one pixel.
+    image and an (h, w) bool mask.
 
     From the channels' histograms (cv2.calcHist under the mask): no copy of the selected pixels, no sort.
     """
     m = None if mask is None else np.ascontiguousarray(mask).view(np.uint8)
     cum = np.cumsum(np.stack([cv2.calcHist([image], [c], m, [256], [0, 256]).ravel() for c in range(3)]), axis=1)
     n = int(cum[0, -1])
+    if n == 0:  # nothing selected: numpy's own answer (nan, with its warning)
+        return np.median(image.reshape(-1, 3)[np.zeros(image.shape[0] * image.shape[1], bool)].astype(dtype), axis=0)
     k = n // 2
     if n % 2:
         return _kth(cum, k).astype(dtype)
