@@ -5,6 +5,7 @@ integer-valued pixel data the reader gives it; tests/drivers/vision/test_fastmat
 each against numpy on random data.  ``np.median(a, axis=0)`` on an (N, 3) array partitions
 along a strided axis and ``np.percentile`` carries a lot of generic machinery; a die patch has
 only a few thousand pixels, so that overhead was a large share of the reader's time per die.
+Medians of uint8 pixels come from a partition of contiguous channels or from histograms.
 """
 
 from __future__ import annotations
@@ -32,16 +33,6 @@ def median_rows(values: np.ndarray, dtype: type = np.float64) -> np.ndarray:
         return np.partition(cols, k, axis=1)[:, k].astype(dtype)
     part = np.partition(cols, (k - 1, k), axis=1)
     return (part[:, k - 1].astype(dtype) + part[:, k].astype(dtype)) / dtype(2)
-
-
-def _order_index(n: int, q: float) -> tuple[int, float] | None:
-    """np.percentile's (linear method) lower index and weight for q percent of n values; None if degenerate."""
-    virtual = (n - 1) * (q / 100)
-    below = math.floor(virtual)
-    gamma = virtual - below
-    if gamma != 0.0 and not 1e-6 < gamma < 1 - 1e-6:
-        return None  # a rounding residue next to an index: leave it to numpy
-    return below, gamma
 
 
 def _kth(cumulative: np.ndarray, k: int) -> np.ndarray:
@@ -81,8 +72,8 @@ def percentile_band(values: np.ndarray, low: float, high: float) -> np.ndarray:
     array of any shape (one channel).
 
     np.percentile interpolates between neighbouring order statistics a <= b: exactly a when the
-    weight is 0, strictly between them otherwise (or a when a == b).  On integers the tests only
-    ask which order statistic bounds the band: at ``lo``, b when the weight is not 0; at ``hi``, a.
+    weight is 0, strictly between them otherwise (or a when a == b).  On integers the comparisons
+    only ask which order statistic bounds the band: at ``lo``, b when the weight is not 0; at ``hi``, a.
     The order statistics come from the histogram.
     """
     n = values.size
