@@ -81,17 +81,16 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
     does not use.
     """
     lab_u8 = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab
-    lab = lab_u8.astype(np.float32)
     body = median_rows(lab_u8[8:-8, 8:-8].reshape(-1, 3), np.float32)
-    diff = lab - body
-    dist = np.sqrt(diff[..., 0] ** 2 + 1.5 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
-    dist8 = np.clip(dist, 0, 255).astype(np.uint8)
+    # Per channel (contiguous), the same float32 operations as on the whole Lab array.
+    d_l, d_a, d_b = (c.astype(np.float32) - body[i] for i, c in enumerate(cv2.split(lab_u8)))
+    dist = np.sqrt(d_l ** 2 + 1.5 * (d_a ** 2 + d_b ** 2))
+    dist8 = np.minimum(dist, 255).astype(np.uint8)  # (a square root is never below 0)
     # The die's own pixels: its rectangle within the square patch (felt outside it would set the level).
     rw, rh = int(PATCH * region[0] / 2) - 6, int(PATCH * region[1] / 2) - 6
     c0 = PATCH // 2
-    own = np.zeros((PATCH, PATCH), bool)
-    own[max(0, c0 - rh):c0 + rh, max(0, c0 - rw):c0 + rw] = True
-    sample = dist8[own] if own.sum() > 100 else dist8[6:-6, 6:-6].reshape(-1)
+    own = dist8[max(0, c0 - rh):c0 + rh, max(0, c0 - rw):c0 + rw]
+    sample = own.reshape(-1) if own.size > 100 else dist8[6:-6, 6:-6].reshape(-1)
     otsu, _ = cv2.threshold(sample.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = max(float(otsu), 28.0)
     mask = (dist8 > level).astype(np.uint8)
