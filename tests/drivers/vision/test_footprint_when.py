@@ -28,6 +28,6 @@ def test_the_same_reader_reads_the_same_frame_the_same_way() -> None:
     frames = [scene(300000 + i, "clean", 0.3)[0] for i in range(3)]
     first = [reader.read(f).as_json() for f in frames]
     assert [reader.read(f).as_json() for f in reversed(frames)] == first[::-1]
-    fresh = [DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=False).read(f).as_json()
-             for f in frames]
+    options = DiceOptions(count=2, colors=("green", "red"))
+    fresh = [DiceReader(calibration(), options, face_model=False).read(f).as_json() for f in frames]
     assert fresh == first
