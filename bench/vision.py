@@ -110,26 +110,34 @@ def bench_speed(frames: int) -> dict:
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.roulette import RouletteReader
     from drivers.vision.still import StillGate
-    from drivers.vision.synth_dice import calibration, scene
+    from drivers.vision.synth_dice import calibration, scene, scene_with_calibration_frame
     cv2.setNumThreads(1)
     images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
     reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
     pips_only = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=False)
+    # As a table calibrated with per-colour die sizes reads (the size checks, and the colour footprint
+    # they need, run only then): sizes measured from the calibration frame of the same table.
+    sized_cal = calibration()
+    sized_cal.die_sizes = DiceReader(sized_cal, face_model=False).measure_die_sizes(
+        scene_with_calibration_frame(300_000, "clean", 0.0)[2])
+    sized = DiceReader(sized_cal, DiceOptions(count=2, colors=("green", "red")), face_model=reader.face_model or False)
     gate = StillGate()
     reader.read(images[0])
     pips_only.read(images[0])
-    # The reader with and without the face model, in alternate passes of frames/3 reads (a shared
-    # machine's load then weighs on both alike): the mean over all passes of each.
-    times: dict[str, list[float]] = {"model": [], "pips": []}
+    sized.read(images[0])
+    # The reader with and without the face model (and with per-colour sizes), in alternate passes of
+    # frames/3 reads (a shared machine's load then weighs on all alike): the mean over all passes of each.
+    times: dict[str, list[float]] = {"model": [], "pips": [], "sizes": []}
     per_pass = max(1, frames // 3)
     for _ in range(3):
-        for key, r in (("model", reader), ("pips", pips_only)):
+        for key, r in (("model", reader), ("pips", pips_only), ("sizes", sized)):
             t = time.perf_counter()
             for i in range(per_pass):
                 r.read(images[i % len(images)])
             times[key].append((time.perf_counter() - t) * 1000 / per_pass)
     dice_ms = sum(times["model"]) / 3
     pips_ms = sum(times["pips"]) / 3
+    sizes_ms = sum(times["sizes"]) / 3
     # The face model's own share, timed alone (less at the mercy of the load than a difference of two
     # reader timings): classifying the dice of one frame, preprocessing included.
     patches = [patch for patch, _, i in reader.last_patches if i is not None]
@@ -156,6 +164,7 @@ def bench_speed(frames: int) -> dict:
     rest_frames = gate.frames
     return {"threads": 1, "frame": "640x480", "dice_ms_per_frame": round(dice_ms, 2),
             "dice_ms_per_frame_without_face_model": round(pips_ms, 2),
+            "dice_ms_per_frame_with_die_sizes": round(sizes_ms, 2),
             "face_model_ms_per_frame": round(model_ms, 3), "face_model_dice_per_frame": len(patches),
             "face_model": reader.face_model_problem or "loaded",
             "still_gate_ms_per_frame": round(gate_ms, 2), "roulette_ms_per_frame": round(roulette_ms, 2),

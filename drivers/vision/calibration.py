@@ -81,6 +81,7 @@ class DiceCalibration:
     # Footprint side (pixels, as the reader measures it) of a flat die of each colour; empty: not measured.
     die_sizes: dict[str, DieSize] = field(default_factory=dict)
     _mask: np.ndarray | None = field(default=None, repr=False)
+    _area_points: tuple[Any, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     def mask(self) -> np.ndarray:
         """Where the reader looks: the table polygon (the whole frame when none is set)."""
@@ -94,7 +95,9 @@ class DiceCalibration:
         return self._mask
 
     def inside(self, x: float, y: float) -> bool:
-        return cv2.pointPolygonTest(np.array(self.area, np.float32), (float(x), float(y)), False) >= 0
+        if self._area_points is None or self._area_points[0] is not self.area:
+            self._area_points = (self.area, np.array(self.area, np.float32))  # converted once per area
+        return cv2.pointPolygonTest(self._area_points[1], (float(x), float(y)), False) >= 0
 
     def box_inside(self, box: tuple[int, int, int, int]) -> bool:
         """All four corners of a box inside the area (a die on the line is not inside)."""

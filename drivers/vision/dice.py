@@ -24,6 +24,7 @@ from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
+from drivers.vision.fastmath import masked_median, median_rows
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
@@ -52,6 +53,7 @@ MODEL_ONLY_PHOTO = 0.8
 DISAGREE = "the pip count and the face model disagree on a die"
 COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
+_FOREGROUND_WEIGHTS = np.array([[1.0, 2.0, 2.0]])  # L, a, b: chroma counts double against the felt
 
 
 def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
@@ -89,8 +91,13 @@ class DiceReader(DetectorJoin):
         self._scale = 1
         self._table_half: np.ndarray | None = None
         self._table_small: np.ndarray | None = None
+        self._off_table_small: np.ndarray | None = None
+        self._table_box = (0, 0, 0, 0)  # the table mask's box at half scale (x0, y0, x1, y1)
+        self._measuring = False  # measure_die_sizes is reading: measure every die's colour footprint
         # What the last read measured per die and which blobs it set aside: a record for tuning the
         # refusal thresholds on synthetic truth (docs/performance.md, "Vision"), not part of the answer.
+        # Its "body" (the colour footprint) is measured only where the calibration has per-colour die
+        # sizes to compare it with, or while measure_die_sizes measures them; None elsewhere.
         self.last_features: list[dict[str, Any]] = []
         self.last_rejected: list[tuple[str, float, bool]] = []
         # The rectified patch and box of every die candidate of the last read, with the index of the die it
@@ -115,28 +122,39 @@ class DiceReader(DetectorJoin):
             if self._table_small is None or self._table_small.shape != small.shape[:2]:
                 self._table_small = cv2.resize(cal.mask(), (small.shape[1], small.shape[0]),
                                                interpolation=cv2.INTER_NEAREST) > 0
-            inside = self._table_small
-            small[~inside] = np.median(small[inside], axis=0).astype(np.uint8)
+                self._off_table_small = ~self._table_small
+            small[self._off_table_small] = masked_median(small, self._table_small).astype(np.uint8)
         k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))
         return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
-    def _background_lab(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
-        """(felt BGR, felt Lab as int16) at half scale; the calibrated felt's Lab is computed once."""
+    def _background_lab(self, half: np.ndarray, die: float,
+                        roi: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """(felt BGR at half scale, felt Lab inside ``roi`` (x0, y0, x1, y1)); the calibrated felt's Lab is kept."""
         bg = self._background(half, die)
+        x0, y0, x1, y1 = roi
         if bg is self._felt_half:
             if self._felt_lab is None:
-                self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
-            return bg, self._felt_lab
-        return bg, cv2.cvtColor(bg, cv2.COLOR_BGR2LAB).astype(np.int16)
+                self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB)
+            return bg, self._felt_lab[y0:y1, x0:x1]
+        return bg, cv2.cvtColor(bg[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
 
-    def _foreground(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray]:
-        """Chroma-weighted Lab distance of each half-scale pixel from the felt (0..255), and the felt."""
-        background, blab = self._background_lab(half, die)
-        lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.int16)
-        d = np.abs(lab - blab)
-        return np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8), background
+    def _foreground(self, half: np.ndarray, die: float,
+                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Chroma-weighted Lab distance of each half-scale pixel from the felt (0..255), and the felt.
+
+        The distance is |dL| + 2|da| + 2|db| capped at 255, computed only inside ``roi`` (x0, y0, x1, y1:
+        the table's box, outside which nothing is looked at) and 0 outside it.  uint8 absdiff and a
+        saturating weighted sum give exactly the capped int16 sum.
+        """
+        h, w = half.shape[:2]
+        x0, y0, x1, y1 = roi or (0, 0, w, h)
+        background, blab = self._background_lab(half, die, (x0, y0, x1, y1))
+        lab = cv2.cvtColor(half[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+        dist = np.zeros((h, w), np.uint8)
+        dist[y0:y1, x0:x1] = cv2.transform(cv2.absdiff(lab, blab), _FOREGROUND_WEIGHTS)
+        return dist, background
 
     def _blobs(self, image: np.ndarray, die: float) -> tuple[list[_Blob], np.ndarray]:
         """Die-sized and larger foreground blobs (full-frame coordinates) and the full-size mask."""
@@ -144,12 +162,16 @@ class DiceReader(DetectorJoin):
         sc = 2 if die >= 32 else 1  # small dice (a far camera) keep the full resolution
         self._scale = sc
         half = cv2.resize(image, (w // sc, h // sc), interpolation=cv2.INTER_AREA) if sc > 1 else image
-        dist, self._last_background = self._foreground(half, die / sc)
-        mask = (dist > self.options.threshold).astype(np.uint8) * 255
         cal = self.calibration
-        if cal is not None and cal.size == (w, h):
-            if self._table_half is None or self._table_half.shape != mask.shape:
+        table = cal is not None and cal.size == (w, h)
+        if table:
+            if self._table_half is None or self._table_half.shape != half.shape[:2]:
                 self._table_half = cv2.resize(cal.mask(), (w // sc, h // sc), interpolation=cv2.INTER_NEAREST)
+                bx, by, bw, bh = cv2.boundingRect(self._table_half)
+                self._table_box = (bx, by, bx + bw, by + bh)
+        dist, self._last_background = self._foreground(half, die / sc, self._table_box if table else None)
+        _, mask = cv2.threshold(dist, self.options.threshold, 255, cv2.THRESH_BINARY)  # 255 where dist > threshold
+        if table:
             mask &= self._table_half
         # Opening removes what is thinner than k: specks and (calibrated table) printed lines.
         k = max(3, int(die / (4 * sc if cal is not None and sc > 1 else 6 * sc)) | 1)
@@ -173,7 +195,15 @@ class DiceReader(DetectorJoin):
             else:
                 rect = ((cx, cy), (rw, rh), ang)
             blobs.append(_Blob(rect, (sc * x, sc * y, sc * bw, sc * bh), area, edge))
-        full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
+        if sc > 1 and (w, h) == (2 * hw, 2 * hh):
+            # Only the box of what is set is enlarged (nearest, by exactly 2: the same pixels as the whole).
+            x0, y0, bw, bh = cv2.boundingRect(mask)
+            full = np.zeros((h, w), np.uint8)
+            if bw and bh:
+                full[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
+                    mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
+        else:
+            full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
         return blobs, full
 
     def _die_size(self, image: np.ndarray) -> float:
@@ -245,18 +275,23 @@ class DiceReader(DetectorJoin):
             inside = cal.inside(cx, cy) if cal is not None else True
             fully = cal.box_inside(b.box) if cal is not None else True
             patch = rectify(image, b.rect, grow=1.0)
+            # The patch in Lab and HSV once, for the pip reader, the tilt evidence, the colour and the footprint.
+            patch_lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)
+            patch_hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
             self.last_patches.append((patch, b.box, None))
             felt_lab = None
             if background is not None:
                 x, y, w, h = (v // self._scale for v in b.box)
                 ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
                 if ring.size:
-                    felt_lab = cv2.cvtColor(np.median(ring, axis=0).astype(np.uint8).reshape(1, 1, 3),
+                    felt_lab = cv2.cvtColor(median_rows(ring.reshape(-1, 3)).astype(np.uint8).reshape(1, 1, 3),
                                             cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
             (rw, rh) = b.rect[1]
             side = max(rw, rh, 1.0)
-            face = read_face(patch, felt_lab, (rw / side, rh / side))
-            body = None if photo or id(b) in split_parts else body_footprint(image, b.rect, patch, felt_lab, die)
+            face = read_face(patch, felt_lab, (rw / side, rh / side), patch_lab, patch_hsv)
+            # The colour footprint is used only by the per-colour size checks: not measured without sizes.
+            body = None if photo or id(b) in split_parts or not (cal.die_sizes or self._measuring) \
+                else body_footprint(image, b.rect, patch, felt_lab, die, patch_lab)
             if photo and face.value is None and face.reason == "no pips found":
                 x, y, w, h = b.box
                 if b.area < 0.86 * max(1.0, b.rect[1][0] * b.rect[1][1]) or b.touches_edge:
@@ -279,7 +314,7 @@ class DiceReader(DetectorJoin):
                                        "pip_area": face.pip_area, "aniso": face.anisotropy, "retried": face.retried,
                                        "value": face.value, "footprint": math.sqrt(rw * rh),
                                        "centre": (cx, cy), "split": id(b) in split_parts, "body": body})
-            die_read = Die(face.value, color_name(patch), b.box, flat, face.confidence,
+            die_read = Die(face.value, color_name(patch, patch_hsv), b.box, flat, face.confidence,
                            face.reason or tilt_reason)
             self.last_features[-1]["color"] = die_read.color
             measured.append((b, die_read.color, body))
@@ -496,7 +531,11 @@ class DiceReader(DetectorJoin):
 
         Measured as the size checks measure (body_footprint), so calibration and reading agree.
         """
-        self.read(image)
+        self._measuring = True  # the footprints are measured even though the calibration has no sizes yet
+        try:
+            self.read(image)
+        finally:
+            self._measuring = False
         found: dict[str, list[tuple]] = {}
         for f in self.last_features:
             if f["body"] is not None and not f["split"]:

@@ -12,6 +12,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from drivers.vision.fastmath import median_rows
+
 MIN_CONFIDENCE = 0.62  # below this a read die makes the image unsure (measured on real photos)
 
 
@@ -56,11 +58,13 @@ class DiceOptions:
     threshold: float = 38.0  # foreground distance from the felt (Lab units, chroma weighted)
 
 
-def color_name(patch: np.ndarray) -> str:
-    """red, green, white, black or other, from the median body colour of a die patch."""
-    inner = patch[10:-10, 10:-10].reshape(-1, 3)
-    hsv = cv2.cvtColor(inner.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
-    h, s, v = (int(x) for x in np.median(hsv, axis=0))
+def color_name(patch: np.ndarray, hsv: np.ndarray | None = None) -> str:
+    """red, green, white, black or other, from the median body colour of a die patch.
+
+    ``hsv``: the patch already in HSV (uint8), when the caller has converted it.
+    """
+    inner = (cv2.cvtColor(patch[10:-10, 10:-10], cv2.COLOR_BGR2HSV) if hsv is None else hsv[10:-10, 10:-10])
+    h, s, v = (int(x) for x in median_rows(inner.reshape(-1, 3)))
     if s < 50:
         return "white" if v > 150 else ("black" if v < 70 else "other")
     if v < 50:

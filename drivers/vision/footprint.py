@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from drivers.vision.fastmath import masked_median, percentile_band
+
 SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
 
 
@@ -35,8 +37,25 @@ def _sq_dist(pixels: np.ndarray, colour: np.ndarray) -> np.ndarray:
     return d[..., 0] + d[..., 1] + d[..., 2]
 
 
+def _closer(pixels: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """For each colour pair (a, b): the pixels (last axis L, a, b; float32) strictly nearer a than b.
+
+    |p - a|^2 < |p - b|^2 exactly when 2 p.(a - b) + |b|^2 - |a|^2 > 0: a linear map per pair, all pairs
+    in one cv2.transform.  Where pixels and colours are whole numbers (Lab of uint8 pixels) every term
+    is an integer below 2**24, exact in float32, so the answer is _sq_dist's comparison; colours that are
+    not whole numbers are compared through _sq_dist itself.
+    """
+    values = [[float(v) for v in a] + [float(v) for v in b] for a, b in pairs]
+    if not all(v.is_integer() and abs(v) <= 255 for row in values for v in row):
+        return [_sq_dist(pixels, a) < _sq_dist(pixels, b) for a, b in pairs]
+    rows = [[2 * (a0 - b0), 2 * (a1 - b1), 2 * (a2 - b2), b0 * b0 + b1 * b1 + b2 * b2 - a0 * a0 - a1 * a1 - a2 * a2]
+            for a0, a1, a2, b0, b1, b2 in values]
+    f = cv2.transform(pixels.reshape(-1, 1, 3), np.array(rows)).reshape(*pixels.shape[:-1], len(pairs))
+    return [f[..., i] > 0 for i in range(len(pairs))]
+
+
 def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: np.ndarray | None,
-                   die: float) -> tuple[float, float, float, float, float] | None:
+                   die: float, patch_lab: np.ndarray | None = None) -> tuple[float, float, float, float, float] | None:
     """(top short, top long, die short, die long) in pixels, measured by colour, and the side contrast.
 
     Each pixel near the die goes to the nearest of three colours: the die's top (the median of
@@ -48,32 +67,39 @@ def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: 
     cosine of the tilt) and, where its side face stands out from the felt, a longer footprint.  The
     side contrast is the Lab distance of the side face's colour from the felt's: a die of the
     felt's colour (green on green) hides its side face.  None when the die's colour cannot be
-    told from the felt's.
+    told from the felt's.  ``patch_lab``: the patch already in Lab (uint8), when the caller has it.
     """
     if felt_lab is None:
         return None
 
-    def lab_of(bgr: np.ndarray) -> np.ndarray:
-        return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3),
-                            cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)
+    def lab_of(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The Lab of a body colour and of its shade (one conversion for both pixels).
+
+        The colour is a median of uint8 pixels, so already within 0..255: the uint8 cast alone truncates it.
+        """
+        pixels = np.empty((1, 2, 3), np.uint8)
+        pixels[0, 0] = bgr
+        pixels[0, 1] = bgr * SIDE_SHADE
+        lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).astype(np.float32)
+        return lab[0, 0], lab[0, 1]
 
     # The top's colour: the median of the patch's lighter half (pips aside), refined twice over the
     # pixels nearer it than its own shade and the felt (a cocked die's side face can fill a third of
     # the patch and drag a plain median).
-    inner_bgr = patch[6:-6, 6:-6].reshape(-1, 3).astype(np.float32)
-    inner = cv2.cvtColor(patch[6:-6, 6:-6], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    lightness = inner[:, 0]
-    lo, hi = np.percentile(lightness, (50, 90))
-    band = (lightness >= lo) & (lightness <= hi)  # above the side face and shadow, below bright pips
-    body_bgr = np.median(inner_bgr[band] if band.sum() >= 20 else inner_bgr, axis=0)
+    # (Pixels are uint8 here; median_rows and percentile_band give numpy's float32 medians and bands.)
+    inner_bgr = np.ascontiguousarray(patch[6:-6, 6:-6])
+    inner_u8 = (cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if patch_lab is None else patch_lab)[6:-6, 6:-6]
+    inner = inner_u8.astype(np.float32)
+    band = percentile_band(inner_u8[..., 0], 50, 90)  # above the side face and shadow, below bright pips
+    body_bgr = masked_median(inner_bgr, band if np.count_nonzero(band) >= 20 else None, np.float32)
     for _ in range(2):
-        body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
-        d_b = _sq_dist(inner, body)
-        near = (d_b < _sq_dist(inner, shade)) & (d_b < _sq_dist(inner, felt_lab))
-        if near.sum() < 20:
+        body, shade = lab_of(body_bgr)
+        than_shade, than_felt = _closer(inner, [(body, shade), (body, felt_lab)])
+        near = than_shade & than_felt
+        if np.count_nonzero(near) < 20:
             break
-        body_bgr = np.median(inner_bgr[near], axis=0)
-    body, shade = lab_of(body_bgr), lab_of(body_bgr * SIDE_SHADE)
+        body_bgr = masked_median(inner_bgr, near, np.float32)
+    body, shade = lab_of(body_bgr)
     if float(np.sum((body - felt_lab) ** 2)) < 15.0 ** 2:
         return None
     (cx, cy), (rw, rh), _ = rect
@@ -83,13 +109,12 @@ def body_footprint(image: np.ndarray, rect: tuple, patch: np.ndarray, felt_lab: 
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    d_top = _sq_dist(lab, body)
-    d_side = _sq_dist(lab, shade)
-    d_felt = _sq_dist(lab, felt_lab)
+    top_felt, top_side, side_felt = _closer(lab, [(body, felt_lab), (body, shade), (shade, felt_lab)])
     k = max(3, int(0.1 * die) | 1)
     kernel = np.ones((k, k), np.uint8)
-    top = cv2.morphologyEx(((d_top < d_felt) & (d_top < d_side)).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    whole = cv2.morphologyEx((np.minimum(d_top, d_side) < d_felt).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    # Top: nearer the top's colour than the felt's and the side's; whole die: top or side nearer than felt.
+    top = cv2.morphologyEx((top_felt & top_side).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    whole = cv2.morphologyEx((top_felt | side_felt).astype(np.uint8), cv2.MORPH_OPEN, kernel)
     t = _rect_sides(top, cx - x0, cy - y0)
     a = _rect_sides(whole, cx - x0, cy - y0)
     if t is None or a is None:

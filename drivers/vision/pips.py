@@ -14,7 +14,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from drivers.vision.fastmath import median_rows
+
 PATCH = 64  # side of the rectified die patch, pixels
+_SIDE_KERNEL = np.ones((4, 4), np.uint8)  # tilt_evidence: a side face is a strip at least this wide
 
 # Pip layouts in grid units (-1, 0, 1): the faces of a standard die.
 LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -67,25 +70,27 @@ def rectify(image: np.ndarray, rect: tuple, grow: float = 1.0) -> np.ndarray:
 
 
 def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
-              felt_lab: np.ndarray | None = None) -> tuple[list[tuple[float, float, float, float]], float]:
+              felt_lab: np.ndarray | None = None, lab: np.ndarray | None = None,
+              contrast: bool = True) -> tuple[list[tuple[float, float, float, float]], float]:
     """Pip candidates in a rectified patch: (x, y, area, axis ratio) each, and the contrast.
 
     Pips differ from the die body in lightness or colour; the body is the
     median of the patch centre ring.  Components touching the patch border are
-    the die's edge or the felt, never a pip.
+    the die's edge or the felt, never a pip.  ``lab``: the patch already in Lab (uint8), to
+    convert it once per die; ``contrast=False`` skips the contrast (0.0), which the reader
+    does not use.
     """
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab[8:-8, 8:-8].reshape(-1, 3)
-    body = np.median(inner, axis=0)
-    diff = lab - body
-    dist = np.sqrt(diff[..., 0] ** 2 + 1.5 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
-    dist8 = np.clip(dist, 0, 255).astype(np.uint8)
+    lab_u8 = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab
+    body = median_rows(lab_u8[8:-8, 8:-8].reshape(-1, 3), np.float32)
+    # Per channel (contiguous), the same float32 operations as on the whole Lab array.
+    d_l, d_a, d_b = (c.astype(np.float32) - body[i] for i, c in enumerate(cv2.split(lab_u8)))
+    dist = np.sqrt(d_l ** 2 + 1.5 * (d_a ** 2 + d_b ** 2))
+    dist8 = np.minimum(dist, 255).astype(np.uint8)  # (a square root is never below 0)
     # The die's own pixels: its rectangle within the square patch (felt outside it would set the level).
     rw, rh = int(PATCH * region[0] / 2) - 6, int(PATCH * region[1] / 2) - 6
     c0 = PATCH // 2
-    own = np.zeros((PATCH, PATCH), bool)
-    own[max(0, c0 - rh):c0 + rh, max(0, c0 - rw):c0 + rw] = True
-    sample = dist8[own] if own.sum() > 100 else dist8[6:-6, 6:-6].reshape(-1)
+    own = dist8[max(0, c0 - rh):c0 + rh, max(0, c0 - rw):c0 + rw]
+    sample = own.reshape(-1) if own.size > 100 else dist8[6:-6, 6:-6].reshape(-1)
     otsu, _ = cv2.threshold(sample.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = max(float(otsu), 28.0)
     mask = (dist8 > level).astype(np.uint8)
@@ -94,76 +99,103 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
     mask[:, :4] = 0
     mask[:, -4:] = 0
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    pips = []
+    kept = []
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         if area < 6 or area > PATCH * PATCH * 0.12:
             continue
         if x <= 4 or y <= 4 or x + w >= PATCH - 4 or y + h >= PATCH - 4:
             continue
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        if area / float(w * h) < 0.45:
+            continue  # not filled enough for a pip (checked before the costlier axis ratio)
+        kept.append(i)
+    ratios = _axis_ratios([np.nonzero(labels[stats[i][1]:stats[i][1] + stats[i][3],
+                                             stats[i][0]:stats[i][0] + stats[i][2]] == i) for i in kept])
+    pips = [(float(cents[i][0]), float(cents[i][1]), float(stats[i][4]), r) for i, r in zip(kept, ratios)]
+    if not contrast:
+        return pips, 0.0
+    return pips, float(np.median(dist[mask > 0])) - level if mask.any() else 0.0
+
+
+def _axis_ratios(components: list[tuple[np.ndarray, np.ndarray]]) -> list[float]:
+    """Short over long principal spread of each component's pixels ((ys, xs); 1.0 below 3 pixels).
+
+    The covariance is np.cov's own arithmetic (mean, centre, dot, scale), without its generic
+    checks, and the eigenvalues of all components come from one np.linalg.eigvalsh call (the same
+    LAPACK routine per matrix as one call each): the same numbers as np.cov and eigvalsh per pip.
+    """
+    covs = []
+    for ys, xs in components:
         if len(xs) >= 3:
-            cov = np.cov(np.vstack([xs, ys]).astype(np.float64))
-            ev = np.linalg.eigvalsh(cov)
-            ratio = math.sqrt(max(ev[0], 1e-6) / max(ev[1], 1e-6))
+            m = np.array([xs, ys], dtype=np.float64)
+            m -= m.mean(axis=1)[:, None]
+            c = np.dot(m, m.T.conj())
+            c *= np.true_divide(1, len(xs) - 1)
+            covs.append(c)
+    evs = iter(np.linalg.eigvalsh(np.stack(covs)) if covs else ())
+    out = []
+    for ys, xs in components:
+        if len(xs) < 3:
+            out.append(1.0)
         else:
-            ratio = 1.0
-        fill = area / float(w * h)
-        if fill < 0.45:
-            continue
-        pips.append((float(cents[i][0]), float(cents[i][1]), float(area), ratio))
-    contrast = float(np.median(dist[mask > 0])) - level if mask.any() else 0.0
-    return pips, contrast
+            ev = next(evs)
+            out.append(math.sqrt(max(ev[0], 1e-6) / max(ev[1], 1e-6)))
+    return out
 
 
-def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None) -> tuple[float, float]:
+def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None, lab: np.ndarray | None = None,
+                  hsv: np.ndarray | None = None) -> tuple[float, float]:
     """(share of shaded-side pixels, top face squeeze) of a rectified die patch.
 
     A cocked die shows a strip of one side face: the body's hue, darker.  Its
-    top face is squeezed by the cosine of the tilt.
+    top face is squeezed by the cosine of the tilt.  ``lab``/``hsv``: the patch already
+    converted (uint8), to convert it once per die.
     """
-    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).astype(np.int32)
-    centre = hsv[PATCH // 2 - 8:PATCH // 2 + 8, PATCH // 2 - 8:PATCH // 2 + 8].reshape(-1, 3)
-    bh, bs, bv = (float(x) for x in np.median(centre, axis=0))
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    hsv_u8 = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV) if hsv is None else hsv
+    centre = hsv_u8[PATCH // 2 - 8:PATCH // 2 + 8, PATCH // 2 - 8:PATCH // 2 + 8].reshape(-1, 3)
+    bh, bs, bv = (float(x) for x in median_rows(centre))
+    # The uint8 channels against Python floats compute in float64, as the int32 ones did.
+    h, s, v = cv2.split(hsv_u8)
     if bs >= 60:
         dh = np.abs(h - bh)
         dh = np.minimum(dh, 180 - dh)
         same = (dh < 12) & (s > 0.5 * bs)
     else:
         same = s < 60
-    top = same & (v > 0.8 * bv)
     side = same & (v > 0.35 * bv) & (v < 0.72 * bv)
     if felt_lab is not None:
-        lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-        side &= np.sqrt(((lab - felt_lab) ** 2).sum(axis=2)) > 22
+        lab_f = (cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab).astype(np.float32)
+        d = lab_f - felt_lab
+        d *= d  # the sum below adds the three squares in numpy's order for a 3-long axis
+        side &= np.sqrt(d[..., 0] + d[..., 1] + d[..., 2]) > 22
     # A side face is a strip several pixels wide; blur leaves a ring one or two pixels wide.
-    side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, np.ones((4, 4), np.uint8)) > 0
+    side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
     squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)
     return float(side.mean()), float(squeeze)
 
 
 def read_face(patch: np.ndarray, felt_lab: np.ndarray | None = None,
-              region: tuple[float, float] = (1.0, 1.0)) -> FaceReading:
+              region: tuple[float, float] = (1.0, 1.0), lab: np.ndarray | None = None,
+              hsv: np.ndarray | None = None) -> FaceReading:
     """The value shown by a rectified die patch, with the tilt evidence, or a refusal with a reason.
 
     ``region`` is the die rectangle's share of the patch side (width, height); ``felt_lab`` the
     felt colour around the die, so that felt in the patch corners does not set the pip level.
+    ``lab``/``hsv``: the patch already in Lab/HSV (uint8), when the caller has converted it.
     """
-    base = _read_face(patch, region, felt_lab)
-    side_share, squeeze = tilt_evidence(patch, felt_lab)
+    base = _read_face(patch, region, felt_lab, lab)
+    side_share, squeeze = tilt_evidence(patch, felt_lab, lab, hsv)
     return FaceReading(base.value, base.confidence, base.reason, base.spread, base.anisotropy, side_share, squeeze,
                        base.side_marks, base.pip_area, base.retried)
 
 
 def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
-               felt_lab: np.ndarray | None = None) -> FaceReading:
-    pips, contrast = find_pips(patch, region, felt_lab)
+               felt_lab: np.ndarray | None = None, lab: np.ndarray | None = None) -> FaceReading:
+    pips, _ = find_pips(patch, region, felt_lab, lab, contrast=False)
     if not pips:
         return FaceReading(None, 0.0, "no pips found", 0.0, 1.0)
-    areas = np.array([p[2] for p in pips])
     # Drop specks far smaller than the typical pip (texture, glare edge).
-    typical = float(np.median(areas))
+    typical = _median_of([p[2] for p in pips])
     pips = [p for p in pips if p[2] >= 0.3 * typical]
     first = _judge(pips)
     if first.value is not None or len(pips) < 3:
@@ -182,6 +214,13 @@ def _read_face(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
             return FaceReading(second.value, round(second.confidence * 0.9, 3), "", second.spread,
                                second.anisotropy, side_marks=squeezed, pip_area=second.pip_area, retried=True)
     return first
+
+
+def _median_of(values: list[float]) -> float:
+    """np.median of a short list of floats: the middle one, or the two middle ones' sum halved."""
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
 
 
 def _judge(pips: list[tuple[float, float, float, float]]) -> FaceReading:

@@ -1,0 +1,87 @@
+"""Exact, faster stand-ins for the numpy reductions the dice reader runs on every die.
+
+Each function returns exactly (bit for bit) what the numpy call it replaces returns on the
+integer-valued pixel data the reader gives it; tests/drivers/vision/test_fastmath.py checks
+each against numpy on random data.  ``np.median(a, axis=0)`` on an (N, 3) array partitions
+along a strided axis and ``np.percentile`` carries a lot of generic machinery; a die patch has
+only a few thousand pixels, so that overhead was a large share of the reader's time per die.
+Medians of uint8 pixels come from a partition of contiguous channels or from histograms.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def median_rows(values: np.ndarray, dtype: type = np.float64) -> np.ndarray:
+    """``np.median(values.astype(dtype), axis=0)`` for an (N, C) integer array (uint8 pixels, N >= 1).
+
+    np.median takes the middle element, or the mean of the two middle ones computed in the
+    array's own float type; both are exact for small integers, so this is the same value.
+    ``dtype`` is the float type of the array numpy would have reduced (float32 for a float32 array,
+    float64 for an integer one).
+    """
+    n = len(values)
+    if n == 0:
+        return np.median(values.astype(dtype), axis=0)
+    cols = np.ascontiguousarray(values.T)
+    k = n // 2
+    if n % 2:
+        return np.partition(cols, k, axis=1)[:, k].astype(dtype)
+    part = np.partition(cols, (k - 1, k), axis=1)
+    return (part[:, k - 1].astype(dtype) + part[:, k].astype(dtype)) / dtype(2)
+
+
+def _kth(cumulative: np.ndarray, k: int) -> np.ndarray:
+    """The k-th smallest value (0-based) per row, from each row's cumulative histogram over 0..255."""
+    return (cumulative <= k).sum(axis=-1)
+
+
+def masked_median(image: np.ndarray, mask: np.ndarray | None, dtype: type = np.float64) -> np.ndarray:
+    """``np.median(image[mask].astype(dtype), axis=0)`` (all pixels when mask is None) for an (h, w, 3) uint8
+    image and an (h, w) bool mask.
+
+    From the channels' histograms (cv2.calcHist under the mask): no copy of the selected pixels, no sort.
+    """
+    m = None if mask is None else np.ascontiguousarray(mask).view(np.uint8)
+    cum = np.cumsum(np.stack([cv2.calcHist([image], [c], m, [256], [0, 256]).ravel() for c in range(3)]), axis=1)
+    n = int(cum[0, -1])
+    if n == 0:  # nothing selected: numpy's own answer (nan, with its warning)
+        return np.median(image.reshape(-1, 3)[np.zeros(image.shape[0] * image.shape[1], bool)].astype(dtype), axis=0)
+    k = n // 2
+    if n % 2:
+        return _kth(cum, k).astype(dtype)
+    return (_kth(cum, k - 1).astype(dtype) + _kth(cum, k).astype(dtype)) / dtype(2)
+
+
+def _order_index(n: int, q: float) -> tuple[int, float] | None:
+    """np.percentile's (linear method) lower index and weight for q percent of n values; None if degenerate."""
+    virtual = (n - 1) * (q / 100)
+    below = math.floor(virtual)
+    gamma = virtual - below
+    if gamma != 0.0 and not 1e-6 < gamma < 1 - 1e-6:
+        return None  # a rounding residue next to an index: leave it to numpy
+    return below, gamma
+
+
+def percentile_band(values: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``(values >= lo) & (values <= hi)`` with ``lo, hi = np.percentile(values, (low, high))``, for a uint8
+    array of any shape (one channel).
+
+    np.percentile interpolates between neighbouring order statistics a <= b: exactly a when the
+    weight is 0, strictly between them otherwise (or a when a == b).  On integers the comparisons
+    only ask which order statistic bounds the band: at ``lo``, b when the weight is not 0; at ``hi``, a.
+    The order statistics come from the histogram.
+    """
+    n = values.size
+    lo_i, hi_i = _order_index(n, low), _order_index(n, high)
+    if n < 2 or lo_i is None or hi_i is None or hi_i[0] + 1 >= n:
+        lo, hi = np.percentile(values.astype(np.float32), (low, high))
+        return (values >= lo) & (values <= hi)
+    cum = np.cumsum(cv2.calcHist([np.ascontiguousarray(values).reshape(-1, 1)], [0], None, [256], [0, 256]).ravel())
+    lo_v = int(_kth(cum, lo_i[0] + (1 if lo_i[1] > 0 else 0)))
+    hi_v = int(_kth(cum, hi_i[0]))
+    return (values >= lo_v) & (values <= hi_v)

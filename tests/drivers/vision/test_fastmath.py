@@ -1,0 +1,103 @@
+"""The dice reader's fast reductions give exactly numpy's results (drivers/vision/fastmath.py), and the
+per-patch colour conversions done once give what converting each slice gives."""
+
+from __future__ import annotations
+
+import warnings
+
+import cv2
+import numpy as np
+import pytest
+
+from drivers.vision.fastmath import masked_median, median_rows, percentile_band
+
+RNG = np.random.default_rng(20261129)
+
+
+def _pixels(n: int, spread: int) -> np.ndarray:
+    """n uint8 pixels, clustered (many ties, like a die's body) or spread over 0..255."""
+    centre = RNG.integers(0, 256, 3)
+    return np.clip(centre + RNG.integers(-spread, spread + 1, (n, 3)), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 19, 20, 21, 256, 2303, 2304, 2704])
+@pytest.mark.parametrize("spread", [0, 2, 40, 255])
+def test_median_rows_is_numpys_median(n: int, spread: int) -> None:
+    for _ in range(5):
+        a = _pixels(n, spread)
+        for dtype in (np.float32, np.float64):
+            want = np.median(a.astype(dtype), axis=0)
+            got = median_rows(a, dtype)
+            assert got.dtype == want.dtype
+            assert np.array_equal(got, want), (n, spread, dtype)
+        assert np.array_equal(median_rows(a), np.median(a, axis=0))  # an integer array's median: float64
+
+
+@pytest.mark.parametrize("side", [1, 2, 5, 52])
+@pytest.mark.parametrize("spread", [0, 2, 40, 255])
+def test_masked_median_is_numpys_median_of_the_selection(side: int, spread: int) -> None:
+    for share in (0.0, 0.02, 0.5, 1.0):
+        for _ in range(4):
+            image = _pixels(side * side, spread).reshape(side, side, 3)
+            mask = RNG.random((side, side)) < share
+            if not mask.any() and share > 0:
+                mask = None
+            chosen = image.reshape(-1, 3) if mask is None else image[mask]
+            for dtype in (np.float32, np.float64):
+                with np.errstate(invalid="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # the median of nothing: nan
+                    want = np.median(chosen.astype(dtype), axis=0)
+                    got = masked_median(image, mask, dtype)
+                assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), (side, share, dtype)
+
+
+@pytest.mark.parametrize("n", list(range(1, 40)) + [101, 1000, 2701, 2704, 5000])
+@pytest.mark.parametrize("spread", [0, 3, 60, 255])
+def test_percentile_band_is_numpys_band(n: int, spread: int) -> None:
+    for low, high in ((50, 90), (10, 90), (25, 75), (0, 100)):
+        for _ in range(3):
+            v = _pixels(n, spread)[:, 0].copy()
+            lo, hi = np.percentile(v.astype(np.float32), (low, high))
+            f = v.astype(np.float32)
+            assert np.array_equal(percentile_band(v, low, high), (f >= lo) & (f <= hi)), (n, spread, low, high)
+    image = _pixels(52 * 52, spread).reshape(52, 52, 3)  # a channel of a die patch, as the footprint passes it
+    lo, hi = np.percentile(image[..., 0].reshape(-1).astype(np.float32), (50, 90))
+    assert np.array_equal(percentile_band(image[..., 0], 50, 90), (image[..., 0] >= lo) & (image[..., 0] <= hi))
+
+
+def test_a_slice_converted_is_the_conversion_sliced() -> None:
+    """The reader converts a die patch to Lab and HSV once and slices it; OpenCV's 8-bit conversions
+    work pixel by pixel, so the slice is what converting the slice gave."""
+    for _ in range(20):
+        patch = RNG.integers(0, 256, (64, 64, 3), dtype=np.uint8)
+        for code in (cv2.COLOR_BGR2LAB, cv2.COLOR_BGR2HSV):
+            whole = cv2.cvtColor(patch, code)
+            for cut in (6, 8, 10):
+                assert np.array_equal(whole[cut:-cut, cut:-cut], cv2.cvtColor(patch[cut:-cut, cut:-cut], code))
+
+
+def test_foreground_distance_is_the_capped_int16_sum() -> None:
+    """uint8 absdiff and cv2.transform's saturating weighted sum equal the int16 sum capped at 255."""
+    from drivers.vision.dice import _FOREGROUND_WEIGHTS
+    for _ in range(10):
+        a = RNG.integers(0, 256, (48, 64, 3), dtype=np.uint8)
+        b = RNG.integers(0, 256, (48, 64, 3), dtype=np.uint8)
+        d = np.abs(a.astype(np.int16) - b.astype(np.int16))
+        want = np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8)
+        assert np.array_equal(cv2.transform(cv2.absdiff(a, b), _FOREGROUND_WEIGHTS), want)
+    dist = RNG.integers(0, 256, (48, 64), dtype=np.uint8)
+    for threshold in (-3.0, 0.0, 37.5, 38.0, 254.5, 255.0, 300.0):
+        _, mask = cv2.threshold(dist, threshold, 255, cv2.THRESH_BINARY)
+        assert np.array_equal(mask, (dist > threshold).astype(np.uint8) * 255), threshold
+
+
+def test_the_mask_enlarged_by_its_box_is_the_mask_enlarged() -> None:
+    """The reader enlarges only the box of the set pixels of its half-scale mask (nearest, by exactly 2)."""
+    for share in (0.0, 0.001, 0.05):
+        mask = ((RNG.random((240, 320)) < share) * 255).astype(np.uint8)
+        x0, y0, bw, bh = cv2.boundingRect(mask)
+        boxed = np.zeros((480, 640), np.uint8)
+        if bw and bh:
+            boxed[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
+                mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
+        assert np.array_equal(boxed, cv2.resize(mask, (640, 480), interpolation=cv2.INTER_NEAREST))
