@@ -29,6 +29,7 @@ DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "dice_face.onnx"
 # train half only; the calibrated table keeps DEFAULT_MODEL and its tuned thresholds.
 PHOTO_MODEL = Path(__file__).resolve().parent / "models" / "dice_face_photo.onnx"
 PHOTO_SIDE = 32
+CHUNK = 16  # faces a forward pass at most (bounds the memory cv2.dnn keeps)
 # Quarter turns of each patch whose probabilities photo mode averages (a value has no direction): 4 gave
 # 190 dice right against 184 for 1 on the train half's left-out photos (fold 4), at 3.5 times the model's
 # cost (docs/performance.md, "Photo accuracy").
@@ -113,9 +114,14 @@ class FaceModel:
         if len(pixels) == 0:
             return np.zeros((0, CLASSES), np.float32)
         if self.turns == 1:
-            return softmax(self._forward(pixels))
+            return self._chunked(pixels)
         turned = np.concatenate([np.rot90(pixels, k, axes=(1, 2)) for k in range(self.turns)])
-        return softmax(self._forward(turned)).reshape(self.turns, len(pixels), -1).mean(axis=0)
+        return self._chunked(turned).reshape(self.turns, len(pixels), -1).mean(axis=0)
+
+    def _chunked(self, pixels: np.ndarray) -> np.ndarray:
+        """Softmax outputs in forward passes of at most CHUNK faces: cv2.dnn keeps the buffers of the
+        largest batch it has run, so a photo of 25 dice in four turns would otherwise hold about 10 MB."""
+        return np.concatenate([softmax(self._forward(pixels[i:i + CHUNK])) for i in range(0, len(pixels), CHUNK)])
 
     def classify(self, patches: Sequence[np.ndarray], judge_tilt: bool = True) -> list[FaceGuess]:
         """The value and its probability for each rectified die patch, in one forward pass.

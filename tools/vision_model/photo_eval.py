@@ -4,6 +4,8 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py dump train      # the reader without its face model
     /work/venv/bin/python tools/vision_model/photo_eval.py losses train    # where the train half loses dice
     /work/venv/bin/python tools/vision_model/photo_eval.py score train [--model M.onnx | --grey] [--turns 4] [--fold K]
+    /work/venv/bin/python tools/vision_model/photo_eval.py floors train --fold 4 --model M.onnx   # unread dice by band
+    /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -153,9 +155,53 @@ def model_probs(model: facemodel.FaceModel):
     return probs_of
 
 
+def floors(shots: list[Shot], probs_of) -> dict:
+    """Dice the pips could not read: by the model's probability band, how many it names a value for and
+    how many of those the label backs (what MODEL_ONLY_PHOTO was chosen from)."""
+    bands = ((0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.8), (0.8, 1.01))
+    out = {f"{lo}-{min(hi, 1.0)}": Counter() for lo, hi in bands}
+    for shot in shots:
+        if not shot.patches:
+            continue
+        for (_, i), p in zip(shot.patches, probs_of(shot)):
+            value, box, _ = shot.dice[i]
+            if value is not None:
+                continue
+            p = p.copy()
+            p[facemodel.COCKED_CLASS] = 0.0
+            p /= max(float(p.sum()), 1e-12)
+            guess, sure = int(p.argmax()), float(p.max())
+            best = max(shot.labels, key=lambda lab: overlap(lab.box, box), default=None)
+            truth = best.value if best is not None and overlap(best.box, box) >= 0.3 else None
+            for lo, hi in bands:
+                if lo <= sure < hi and 1 <= guess <= 6:
+                    out[f"{lo}-{min(hi, 1.0)}"]["named"] += 1
+                    out[f"{lo}-{min(hi, 1.0)}"]["right"] += truth == guess
+    return {k: dict(v) for k, v in out.items()}
+
+
+def speed(shots: list[Shot], passes: int = 3) -> dict:
+    """The face model's own time a photo (one thread, preprocessing included), photo mode's model against
+    the table's grey one, in alternate passes (a shared machine's load then weighs on both alike)."""
+    import time
+    cv2.setNumThreads(1)
+    models = {"photo_model": facemodel.load(facemodel.PHOTO_MODEL, photo=True)[0], "table_model": facemodel.FaceModel()}
+    batches = [[p for p, _ in s.patches] for s in shots if s.patches]
+    took: dict[str, float] = defaultdict(float)
+    for _ in range(passes):
+        for name, model in models.items():
+            t = time.perf_counter()
+            for patches in batches:
+                model.classify(patches, judge_tilt=False)
+            took[name] += time.perf_counter() - t
+    out = {f"{k}_ms_per_photo": round(v * 1000 / passes / len(shots), 2) for k, v in took.items()}
+    out["dice_checked_per_photo"] = round(sum(map(len, batches)) / len(shots), 2)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("dump", "score", "losses"))
+    parser.add_argument("what", choices=("dump", "score", "losses", "floors", "speed"))
     parser.add_argument("half", choices=("train", "test"))
     parser.add_argument("--photos", type=Path, default=PHOTOS)
     parser.add_argument("--model", type=Path, default=None,
@@ -173,6 +219,9 @@ def main() -> int:
         print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
         return 0
     shots = load(args.half)
+    if args.what == "speed":
+        print(json.dumps(speed(shots)))
+        return 0
     if args.fold is not None:
         shots = [s for k, s in enumerate(shots) if k % 5 == args.fold]
     if args.grey:
@@ -183,6 +232,9 @@ def main() -> int:
     probs_of = model_probs(model)
     if args.only is None:
         args.only = MODEL_ONLY_PHOTO_GREY if args.grey else MODEL_ONLY_PHOTO
+    if args.what == "floors":
+        print(json.dumps(floors(shots, probs_of)))
+        return 0
     print(json.dumps(score(shots, probs_of, args.only) if args.what == "score" else losses(shots, probs_of, args.only), indent=1))
     return 0
 
