@@ -16,7 +16,8 @@ For every train-half photo (``labels.photo_split(path) == "train"``; the test ha
 
 Writes ``tools/vision_model/data/photo_faces.npz``: ``jpeg`` and ``ends`` (the N patches, each STORE x STORE
 BGR, JPEG-encoded one after another, ``ends`` the end offsets; ``load_pixels`` decodes them; the trainer
-turns, scales and resizes them to the model's input), ``labels`` (0..6), ``kind`` (0 reader patch, 1 label crop, 2 background, 3 rendered), ``group`` (the photo's
+turns, scales and resizes them to the model's input), ``labels`` (0..6), ``kind`` (0 reader patch,
+1 label crop, 2 background, 3 rendered), ``group`` (the photo's
 index, to hold whole photos out; the rendered patches all have the last group, "synthetic"), ``names``
 (the photo file per group).
 """

@@ -82,7 +82,8 @@ def load(half: str) -> list[Shot]:
     return [Shot(**d) for d in pickle.loads(cache_path(half).read_bytes())]
 
 
-def replay(shot: Shot, probs: np.ndarray, only: float = MODEL_ONLY_PHOTO) -> tuple[str, list[tuple[int | None, tuple, str]]]:
+def replay(shot: Shot, probs: np.ndarray,
+           only: float = MODEL_ONLY_PHOTO) -> tuple[str, list[tuple[int | None, tuple, str]]]:
     """The photo's status and dice after the face model's rules (DiceReader._check_faces, photo mode)."""
     dice = list(shot.dice)
     status = shot.status
@@ -207,7 +208,8 @@ def main() -> int:
     parser.add_argument("--model", type=Path, default=None,
                         help="a photo-mode model (colour; default: the shipped dice_face_photo.onnx)")
     parser.add_argument("--grey", action="store_true", help="the table's grey model instead (dice_face.onnx)")
-    parser.add_argument("--turns", type=int, default=None, help="test-time quarter turns averaged (default: the reader's)")
+    parser.add_argument("--turns", type=int, default=None,
+                        help="test-time quarter turns averaged (default: the reader's)")
     parser.add_argument("--only", type=float, default=None,
                         help="the floor for a die read by the model alone (default: the reader's, "
                              "MODEL_ONLY_PHOTO or with --grey MODEL_ONLY_PHOTO_GREY)")
@@ -235,7 +237,8 @@ def main() -> int:
     if args.what == "floors":
         print(json.dumps(floors(shots, probs_of)))
         return 0
-    print(json.dumps(score(shots, probs_of, args.only) if args.what == "score" else losses(shots, probs_of, args.only), indent=1))
+    table = score(shots, probs_of, args.only) if args.what == "score" else losses(shots, probs_of, args.only)
+    print(json.dumps(table, indent=1))
     return 0
 
 

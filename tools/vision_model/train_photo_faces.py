@@ -89,8 +89,9 @@ def main() -> int:
     parser.add_argument("--widths", type=int, nargs=3, default=(16, 32, 64))
     parser.add_argument("--dense", type=int, default=64)
     parser.add_argument("--synthetic-weight", type=float, default=0.0,
-                        help="also train on faces.npz's synthetic faces (grey, cocked ones left out) at this loss weight")
-    parser.add_argument("--synthetic-every", type=int, default=3, help="only the scenes whose seed is a multiple of this")
+                        help="also train on faces.npz's grey synthetic faces (cocked ones left out) at this weight")
+    parser.add_argument("--synthetic-every", type=int, default=3,
+                        help="only the scenes whose seed is a multiple of this")
     parser.add_argument("--reader-weight", type=float, default=2.0,
                         help="loss weight of the reader's own patches against the label crops and background")
     args = parser.parse_args()
