@@ -78,30 +78,43 @@ def bench_spins(count: int, base: int = 200_000, jobs: int = 1) -> dict:
     return out
 
 
-def bench_real(root: Path, face_model: bool = True, detector: bool = True) -> dict:
-    """Every labelled photo, per set, per half of the fixed train/test split (labels.photo_split), and in all.
+def bench_real(root: Path, face_model: bool = True, detector: bool = True, photo_face: bool = True,
+               half: str | None = None) -> dict:
+    """Every labelled photo (or one ``half``), per set, per half of the fixed train/test split
+    (labels.photo_split), and in all, with the mean time of a read (one thread).
 
     A learned model is trained on the 'train' half only: its honest figures are the 'test' half's.
-    ``detector=False`` reads with the classical finder alone (photo mode before the learned detector).
+    ``detector=False`` reads with the classical finder alone (photo mode before the learned detector);
+    ``photo_face=False`` reads with the table's grey face model (photo mode before its own model).
     """
     import cv2
+    import numpy as np
+    from drivers.vision.detector import MODEL_PATH
     from drivers.vision.dice import DiceReader
     from drivers.vision.labels import Score, iter_labelled_images, label_path_for, photo_split, read_yolo_labels
+    cv2.setNumThreads(1)
     scores: dict[str, Score] = defaultdict(Score)
+    seconds: dict[str, float] = defaultdict(float)
     # One reader for every photo: its models load once (photo mode keeps nothing from one read to the next).
-    reader = DiceReader(face_model=face_model) if detector else DiceReader(face_model=face_model, detector_model=None)
+    reader = DiceReader(face_model=face_model, detector_model=MODEL_PATH if detector else None,
+                        photo_face_model=None if photo_face else False)
+    reader.read(np.zeros((480, 640, 3), np.uint8))  # the photo-mode models load here, not in the first timing
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub):
+        for path in iter_labelled_images(sub, half):
             image = cv2.imread(str(path))
             if image is None:
                 continue
             labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
+            t = time.perf_counter()
             result = reader.read(image)
+            took = time.perf_counter() - t
             dice = [(d.value, d.box) for d in result.dice if d.value is not None]
-            half = photo_split(path)
-            for key in (sub.name, f"{sub.name}/{half}", half, "all"):
+            split = photo_split(path)
+            for key in (sub.name, f"{sub.name}/{split}", split, "all"):
                 scores[key].add(labels, result.status, dice)
-    return {k: scores[k].as_dict() for k in sorted(scores)}
+                seconds[key] += took
+    return {k: {**scores[k].as_dict(), "ms_per_photo": round(seconds[k] * 1000 / max(1, scores[k].images), 1)}
+            for k in sorted(scores)}
 
 
 def bench_speed(frames: int) -> dict:
@@ -205,6 +218,9 @@ def main() -> int:
                         help="read dice by pip count alone (the reader before the face model), for comparison")
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes for the synthetic scenes (the figures do not depend on it)")
+    parser.add_argument("--photo-half", choices=("train", "test"), help="only this half of the photos")
+    parser.add_argument("--table-face-model-in-photos", action="store_true",
+                        help="photos read with the table's grey face model (photo mode before dice_face_photo.onnx)")
     parser.add_argument("--photos", type=Path, help="dice-photos folder (default: ../shared/data/dice-photos)")
     args = parser.parse_args()
     if min(args.dice, args.spins, args.speed_frames, args.jobs - 1) < 0:
@@ -227,7 +243,8 @@ def main() -> int:
                 photos = cand
                 break
     report["real_photos"] = ("skipped" if args.no_photos else
-                             bench_real(photos, not args.no_face_model, not args.no_detector)
+                             bench_real(photos, not args.no_face_model, not args.no_detector,
+                                        not args.table_face_model_in_photos, args.photo_half)
                              if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
                            "after_readers": round(rss_mb(), 1),

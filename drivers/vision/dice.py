@@ -47,9 +47,13 @@ VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a si
 # (docs/devices/vision.md and docs/performance.md, "The face model").
 MODEL_AGREE = 0.5  # the model's probability for the pip count's value must reach this for the die to count as read
 MODEL_ONLY = 0.99  # where the pips cannot be read, a model this sure gives the die a value (the image stays unsure)
-# The same in photo mode (no cocked or half-hidden synthetic dice there to fear); chosen on the photos' train
-# half (python tools/vision_model/unread.py train: 102 of 107 right at 0.8, 54 of 56 at 0.99).
-MODEL_ONLY_PHOTO = 0.8
+# The same in photo mode (no cocked or half-hidden synthetic dice there to fear), for photo mode's own colour
+# model (facemodel.PHOTO_MODEL): chosen on the photos' train half, on photos left out of its training
+# (tools/vision_model/photo_eval.py score train --fold K --only F; docs/performance.md, "Photo accuracy").
+MODEL_ONLY_PHOTO = 0.5
+# ... and where photo mode reads with the table's grey model instead (its own not loaded): chosen on the
+# train half (python tools/vision_model/unread.py train: 102 of 107 right at 0.8, 54 of 56 at 0.99).
+MODEL_ONLY_PHOTO_GREY = 0.8
 DISAGREE = "the pip count and the face model disagree on a die"
 COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
@@ -66,9 +70,15 @@ class DiceReader(DetectorJoin):
 
     def __init__(self, calibration: DiceCalibration | None = None, options: DiceOptions | None = None,
                  face_model: facemodel.FaceModel | Path | bool = True,
-                 detector_model: Path | None = MODEL_PATH) -> None:
+                 detector_model: Path | None = MODEL_PATH,
+                 photo_face_model: facemodel.FaceModel | Path | bool | None = None) -> None:
         """``face_model``: True loads the shipped model, a path loads that file, False reads by pip count
         only; a model file that cannot be loaded is logged in one line and the reader reads without it.
+        ``photo_face_model``: photo mode's own model (colour, facemodel.PHOTO_MODEL), loaded at the first
+        photo-mode read, never for a calibrated table: True or a path loads it, an instance is used as
+        it is, False keeps ``face_model`` in photo mode too; None (the default) means True where
+        ``face_model`` is True, else ``face_model`` serves both.  If it cannot be loaded, photo mode
+        falls back to ``face_model`` (one log line).
         ``detector_model``: the photo-mode dice detector (None: classical finder only); loaded at the
         first photo-mode read, never for a calibrated table."""
         self.calibration = calibration
@@ -82,6 +92,10 @@ class DiceReader(DetectorJoin):
             self.face_model, self.face_model_problem = facemodel.load(path)
             if self.face_model is None:
                 log.warning("%s; the dice reader reads by pip count only", self.face_model_problem)
+        self._photo_face_spec = photo_face_model if photo_face_model is not None else (
+            True if face_model is True else False)
+        self._photo_face: facemodel.FaceModel | None = None
+        self.photo_face_note = ""  # why photo mode reads with face_model instead, once it tried to load its own
         self._detector_model = detector_model
         self._detector: DiceDetector | None = None
         self.detector_note = ""  # why the detector is not in use, once a photo-mode read tried to load it
@@ -371,15 +385,18 @@ class DiceReader(DetectorJoin):
         otherwise the image is unsure (the model's cocked class counts only in the calibrated view,
         where flatness is judged; a void found by the flatness checks still takes precedence).
         Where the pips could not be read and the model is at least MODEL_ONLY (photo mode:
-        MODEL_ONLY_PHOTO) sure, the die gets the
+        MODEL_ONLY_PHOTO with its own model, MODEL_ONLY_PHOTO_GREY with the table's) sure, the die gets the
         model's value, but the image stays unsure (the failed pip count is already among the problems).
         """
-        if self.face_model is None:
+        model = self.face_model if self.calibration is not None else self._photo_model()
+        if model is None:
             return
         items = [(i, patch) for patch, _, i in self.last_patches if i is not None]
         if not items:
             return
-        guesses = self.face_model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
+        floor = MODEL_ONLY if self.calibration is not None else (
+            MODEL_ONLY_PHOTO if getattr(model, "colour", False) else MODEL_ONLY_PHOTO_GREY)
+        guesses = model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
             if d.value is not None:
@@ -389,9 +406,25 @@ class DiceReader(DetectorJoin):
                     shown = guess.value if 1 <= guess.value <= 6 else d.value
                     dice[i] = replace(d, value=shown, reason=d.reason or f"pip count {d.value}, face model {said}")
                     problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
-            elif 1 <= guess.value <= 6 and guess.probability >= (MODEL_ONLY if self.calibration else MODEL_ONLY_PHOTO):
+            elif 1 <= guess.value <= 6 and guess.probability >= floor:
                 dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
+
+    def _photo_model(self) -> facemodel.FaceModel | None:
+        """Photo mode's face model: its own (loaded once, at the first photo read), else ``face_model``."""
+        spec = self._photo_face_spec
+        if isinstance(spec, facemodel.FaceModel):
+            return spec
+        if spec is False or self.photo_face_note:
+            return self.face_model
+        if self._photo_face is None:
+            path = facemodel.PHOTO_MODEL if spec is True else Path(spec)
+            self._photo_face, problem = facemodel.load(path, photo=True)
+            if self._photo_face is None:
+                self.photo_face_note = problem
+                log.warning("%s; photo mode reads with the table's face model", problem)
+                return self.face_model
+        return self._photo_face
 
     @staticmethod
     def _felt_like(image: np.ndarray, blob: _Blob, patch: np.ndarray, die: float) -> bool:

@@ -25,22 +25,38 @@ SIDE = 32  # the model's input: SIDE x SIDE grey pixels
 CLASSES = 8  # 0: not a readable top face; 1..6: the face value; 7: a cocked die (COCKED_CLASS)
 COCKED_CLASS = 7
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "dice_face.onnx"
+# Photo mode's own model (tools/vision_model/train_photo_faces.py): colour, trained on the real photos'
+# train half only; the calibrated table keeps DEFAULT_MODEL and its tuned thresholds.
+PHOTO_MODEL = Path(__file__).resolve().parent / "models" / "dice_face_photo.onnx"
+PHOTO_SIDE = 32
+CHUNK = 16  # faces a forward pass at most (bounds the memory cv2.dnn keeps)
+# Quarter turns of each patch whose probabilities photo mode averages (a value has no direction): 4 gave
+# 190 dice right against 184 for 1 on the train half's left-out photos (fold 4), at 3.5 times the model's
+# cost (docs/performance.md, "Photo accuracy").
+PHOTO_TURNS = 4
 
 
-def face_pixels(patch: np.ndarray) -> np.ndarray:
-    """A rectified die patch (BGR or grey, any square size) as SIDE x SIDE grey uint8: what the dataset stores."""
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
-    return cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA)
+def face_pixels(patch: np.ndarray, side: int = SIDE, colour: bool = False) -> np.ndarray:
+    """A rectified die patch (BGR or grey, any square size) as side x side uint8, grey or BGR: what the
+    datasets store."""
+    if not colour and patch.ndim == 3:
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(patch, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def to_input(pixels: np.ndarray) -> np.ndarray:
-    """N x SIDE x SIDE uint8 grey faces -> the network's N x 1 x SIDE x SIDE float32 input.
+    """N x S x S uint8 grey faces (or N x S x S x 3 BGR) -> the network's N x C x S x S float32 input.
 
-    Each face is scaled to zero mean and unit spread, so that the body colour and the light level
-    (white die, red die, dim webcam) do not matter, only the marks on it.
+    Each face is scaled to zero mean (per colour channel) and unit spread, so that the body colour and
+    the light level (white die, red die, dim webcam) do not matter, only the marks on it.
     """
-    x = pixels.astype(np.float32).reshape(-1, 1, SIDE, SIDE)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    n, side = len(pixels), pixels.shape[1]
+    if pixels.ndim == 4:
+        x = np.ascontiguousarray(pixels.astype(np.float32).transpose(0, 3, 1, 2))
+        mean = x.mean(axis=(2, 3), keepdims=True)
+    else:
+        x = pixels.astype(np.float32).reshape(n, 1, side, side)
+        mean = x.mean(axis=(1, 2, 3), keepdims=True)
     std = x.std(axis=(1, 2, 3), keepdims=True)
     return (x - mean) / np.maximum(std, 8.0)
 
@@ -67,8 +83,11 @@ class FaceModelError(Exception):
 class FaceModel:
     """The ONNX face classifier loaded once through cv2.dnn; classify patches in one batch."""
 
-    def __init__(self, path: Path = DEFAULT_MODEL) -> None:
+    def __init__(self, path: Path = DEFAULT_MODEL, side: int = SIDE, colour: bool = False, turns: int = 1) -> None:
+        """``side``/``colour``: the input the network was trained on; ``turns``: 1 to 4 quarter turns of
+        each patch whose probabilities are averaged (test-time averaging)."""
         self.path = Path(path)
+        self.side, self.colour, self.turns = side, colour, max(1, min(4, turns))
         if not self.path.is_file():
             raise FaceModelError(f"{self.path}: dice face model file not found")
         try:
@@ -77,7 +96,7 @@ class FaceModel:
                 self._net = cv2.dnn.readNetFromONNX(str(self.path), engine=cv2.dnn.ENGINE_CLASSIC)
             else:
                 self._net = cv2.dnn.readNetFromONNX(str(self.path))
-            probe = self._forward(np.zeros((1, SIDE, SIDE), np.uint8))
+            probe = self._forward(np.zeros((1, side, side, 3) if colour else (1, side, side), np.uint8))
         except cv2.error as exc:
             first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "unreadable"
             raise FaceModelError(f"{self.path}: cv2.dnn cannot load the dice face model ({first})") from None
@@ -90,10 +109,19 @@ class FaceModel:
         return np.asarray(self._net.forward(), dtype=np.float32).reshape(len(pixels), -1)
 
     def probabilities(self, pixels: np.ndarray) -> np.ndarray:
-        """N x CLASSES probabilities for N x SIDE x SIDE grey faces (face_pixels output)."""
+        """N x CLASSES probabilities for N faces (face_pixels output at the model's side and colour),
+        the mean over the model's quarter turns."""
         if len(pixels) == 0:
             return np.zeros((0, CLASSES), np.float32)
-        return softmax(self._forward(pixels))
+        if self.turns == 1:
+            return self._chunked(pixels)
+        turned = np.concatenate([np.rot90(pixels, k, axes=(1, 2)) for k in range(self.turns)])
+        return self._chunked(turned).reshape(self.turns, len(pixels), -1).mean(axis=0)
+
+    def _chunked(self, pixels: np.ndarray) -> np.ndarray:
+        """Softmax outputs in forward passes of at most CHUNK faces: cv2.dnn keeps the buffers of the
+        largest batch it has run, so a photo of 25 dice in four turns would otherwise hold about 10 MB."""
+        return np.concatenate([softmax(self._forward(pixels[i:i + CHUNK])) for i in range(0, len(pixels), CHUNK)])
 
     def classify(self, patches: Sequence[np.ndarray], judge_tilt: bool = True) -> list[FaceGuess]:
         """The value and its probability for each rectified die patch, in one forward pass.
@@ -103,7 +131,7 @@ class FaceModel:
         probability out over the others."""
         if not patches:
             return []
-        probs = self.probabilities(np.stack([face_pixels(p) for p in patches]))
+        probs = self.probabilities(np.stack([face_pixels(p, self.side, self.colour) for p in patches]))
         if not judge_tilt:
             probs = probs.copy()
             probs[:, COCKED_CLASS] = 0.0
@@ -111,9 +139,10 @@ class FaceModel:
         return [FaceGuess(int(p.argmax()), float(p.max()), tuple(float(v) for v in p)) for p in probs]
 
 
-def load(path: Path = DEFAULT_MODEL) -> tuple[FaceModel | None, str]:
-    """(the model, "") or (None, one line saying why it is not used); never raises on a bad file."""
+def load(path: Path = DEFAULT_MODEL, photo: bool = False) -> tuple[FaceModel | None, str]:
+    """(the model, "") or (None, one line saying why it is not used); never raises on a bad file.
+    ``photo``: the file is a photo-mode model (colour, PHOTO_SIDE, averaged over PHOTO_TURNS)."""
     try:
-        return FaceModel(path), ""
+        return (FaceModel(path, PHOTO_SIDE, True, PHOTO_TURNS) if photo else FaceModel(path)), ""
     except FaceModelError as exc:
         return None, str(exc)

@@ -1,6 +1,6 @@
 """Dice whose pips could not be read on the real photos: how often the face model is right, by its probability.
 
-    python tools/vision_model/unread.py train    # the half MODEL_ONLY_PHOTO (drivers/vision/dice.py) was chosen on
+    python tools/vision_model/unread.py train    # the half MODEL_ONLY_PHOTO_GREY (drivers/vision/dice.py) was chosen on (the table's grey model)
     python tools/vision_model/unread.py test
 
 Prints, for each probability floor, how many such dice the model is that sure of and how many it reads right.

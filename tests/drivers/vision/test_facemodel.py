@@ -182,3 +182,83 @@ def test_a_very_sure_model_gives_an_unread_die_a_value_but_the_throw_stays_unsur
     unsure_model = DiceReader(calibration(), options, face_model=_Says(4, 0.9)).read(image)
     # Not sure enough to read the painted die; the green 6, where the stub disagrees, shows the model's 4.
     assert sorted(d.value or 0 for d in unsure_model.dice) == [0, 4] and unsure_model.status == "unsure"
+
+
+# Photo mode's own colour model (drivers/vision/models/dice_face_photo.onnx, tools/vision_model/train_photo_faces.py).
+
+@pytest.fixture(scope="module")
+def photo_model() -> facemodel.FaceModel:
+    model, problem = facemodel.load(facemodel.PHOTO_MODEL, photo=True)
+    assert model is not None, problem
+    return model
+
+
+def test_the_photo_model_is_small_reads_colour_and_averages_turns(photo_model: facemodel.FaceModel) -> None:
+    assert facemodel.PHOTO_MODEL.stat().st_size < 1_000_000
+    assert photo_model.colour and photo_model.side == facemodel.PHOTO_SIDE
+    assert photo_model.turns == facemodel.PHOTO_TURNS
+    patch = _drawn_face(5, "red", 30.0)
+    one = facemodel.FaceModel(facemodel.PHOTO_MODEL, facemodel.PHOTO_SIDE, True, 1)
+    four = facemodel.FaceModel(facemodel.PHOTO_MODEL, facemodel.PHOTO_SIDE, True, 4)
+    pixels = facemodel.face_pixels(patch, facemodel.PHOTO_SIDE, colour=True)[None]
+    assert pixels.shape == (1, facemodel.PHOTO_SIDE, facemodel.PHOTO_SIDE, 3)
+    turned = [one.probabilities(np.rot90(pixels, k, axes=(1, 2)).copy())[0] for k in range(4)]
+    averaged = four.probabilities(pixels)[0]
+    assert np.allclose(np.mean(turned, axis=0), averaged, atol=1e-5)
+
+
+@pytest.mark.parametrize("color", ["red", "green", "white"])
+def test_the_photo_model_reads_drawn_faces(photo_model: facemodel.FaceModel, color: str) -> None:
+    """Rendered dice in colour (a model trained on the photos alone read a red 5 as a 4)."""
+    patches = [_drawn_face(v, color, a) for v in range(1, 7) for a in (10.0, 55.0)]
+    guesses = photo_model.classify(patches, judge_tilt=False)
+    assert [g.value for g in guesses] == [v for v in range(1, 7) for _ in (10.0, 55.0)]
+    assert all(g.probability >= MODEL_AGREE for g in guesses)
+
+
+def test_the_photo_model_reads_the_labelled_dice_of_test_half_photos(photo_model: facemodel.FaceModel) -> None:
+    """Dice cut from their label boxes in the CI subset's test-half photos (never trained on)."""
+    patches, values = [], []
+    for path in iter_labelled_images(DATA):
+        if photo_split(path) != "test":
+            continue
+        image = cv2.imread(str(path))
+        for lab in read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0]):
+            x, y, w, h = lab.box
+            patches.append(rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)))
+            values.append(lab.value)
+    guesses = photo_model.classify(patches, judge_tilt=False)
+    right = sum(g.value == v for g, v in zip(guesses, values))
+    assert len(values) >= 60
+    assert right / len(values) >= 0.95  # measured 84 of 85 (the table's grey model: 77 of 85)
+
+
+def test_photo_mode_reads_with_its_own_model_and_a_table_never_loads_it() -> None:
+    image = cv2.imread(str(next(iter_labelled_images(DATA / "penlington-webcam"))))
+    table = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
+    table.read(_two_dice())
+    assert table._photo_face is None  # the calibrated table reads with dice_face.onnx only
+    photo = DiceReader()
+    photo.read(image)
+    assert photo._photo_face is not None and photo._photo_face.colour and not photo.photo_face_note
+    old = DiceReader(photo_face_model=False)
+    assert old._photo_model() is old.face_model  # the table's model in photo mode too
+    assert DiceReader(face_model=False)._photo_model() is None  # pips only means pips only
+
+
+def test_a_broken_photo_model_falls_back_to_the_table_model(tmp_path: Path,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "dice_face_photo.onnx"
+    path.write_bytes(b"not an onnx file")
+    reader = DiceReader(photo_face_model=path)
+    with caplog.at_level(logging.WARNING):
+        model = reader._photo_model()
+    assert model is reader.face_model and str(path) in reader.photo_face_note
+    assert any("table's face model" in r.getMessage() for r in caplog.records)
+
+
+def test_the_photo_dataset_holds_the_train_half_only() -> None:
+    data = np.load(ROOT / "tools/vision_model/data/photo_faces.npz")
+    names = [str(n) for n in data["names"]]
+    assert names[-1] == "synthetic" and all(photo_split(Path(n)) == "train" for n in names[:-1])
+    assert set(np.unique(data["labels"])) == set(range(7)) and len(data["ends"]) == len(data["labels"])

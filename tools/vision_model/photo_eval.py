@@ -1,0 +1,246 @@
+"""Photo mode offline: the reader's dice and patches of one half of the real photos, cached, and the
+face model's effect on them replayed without re-reading the photos (to compare face models quickly).
+
+    /work/venv/bin/python tools/vision_model/photo_eval.py dump train      # the reader without its face model
+    /work/venv/bin/python tools/vision_model/photo_eval.py losses train    # where the train half loses dice
+    /work/venv/bin/python tools/vision_model/photo_eval.py score train [--model M.onnx | --grey] [--turns 4] [--fold K]
+    /work/venv/bin/python tools/vision_model/photo_eval.py floors train --fold 4 --model M.onnx   # unread dice by band
+    /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
+
+``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
+photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
+(``/tmp/photo_eval_<half>.pkl``; nothing of it is committed).  ``score`` applies the face model's rules of
+``DiceReader._check_faces`` (photo mode: MODEL_AGREE, MODEL_ONLY_PHOTO, the cocked class dropped) to
+those dice and scores the result as bench/vision.py does (labels.Score); with the shipped model it
+gives the reader's own figures.  ``losses`` breaks the lost dice down: not found, found but unread,
+read wrong (by the pip count, by the model), per set and per label value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from drivers.vision import facemodel  # noqa: E402
+from drivers.vision.dice import MODEL_AGREE, MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader  # noqa: E402
+from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
+                                   overlap, read_yolo_labels)
+
+PHOTOS = Path("/work/shared/data/dice-photos")
+
+
+@dataclass
+class Shot:
+    """One photo as the reader without its face model saw it."""
+
+    name: str
+    group: str  # the photo set
+    labels: list[LabelledDie]
+    status: str
+    dice: list[tuple[int | None, tuple[int, int, int, int], str]]  # (pip value, box, reason)
+    patches: list[tuple[np.ndarray, int]]  # (64 x 64 BGR patch, die index) for the dice the model checks
+
+
+def cache_path(half: str) -> Path:
+    return Path(f"/tmp/photo_eval_{half}.pkl")
+
+
+def dump(half: str, photos: Path) -> list[Shot]:
+    cv2.setNumThreads(1)
+    reader = DiceReader(face_model=False)
+    shots: list[Shot] = []
+    for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
+        for path in iter_labelled_images(sub, half):
+            image = cv2.imread(str(path))
+            if image is None:
+                continue
+            labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
+            result = reader.read(image)
+            # read() sorts its dice after the patches were recorded: map patch index -> die by box.
+            unsorted_boxes = {i: box for _, box, i in reader.last_patches if i is not None}
+            order = {d.box: k for k, d in enumerate(result.dice)}
+            patches = [(p, order[unsorted_boxes[i]]) for p, _, i in reader.last_patches
+                       if i is not None and unsorted_boxes[i] in order]
+            shots.append(Shot(path.name, sub.name, labels, result.status,
+                              [(d.value, d.box, d.reason) for d in result.dice], patches))
+    cache_path(half).write_bytes(pickle.dumps([vars(s) for s in shots]))
+    return shots
+
+
+def load(half: str) -> list[Shot]:
+    return [Shot(**d) for d in pickle.loads(cache_path(half).read_bytes())]
+
+
+def replay(shot: Shot, probs: np.ndarray,
+           only: float = MODEL_ONLY_PHOTO) -> tuple[str, list[tuple[int | None, tuple, str]]]:
+    """The photo's status and dice after the face model's rules (DiceReader._check_faces, photo mode)."""
+    dice = list(shot.dice)
+    status = shot.status
+    for (_, i), p in zip(shot.patches, probs):
+        p = p.copy()
+        p[facemodel.COCKED_CLASS] = 0.0
+        p /= max(float(p.sum()), 1e-12)
+        value, reason = dice[i][0], dice[i][2]
+        guess, sure = int(p.argmax()), float(p.max())
+        if value is not None:
+            if p[value] < MODEL_AGREE:
+                shown = guess if 1 <= guess <= 6 else value
+                dice[i] = (shown, dice[i][1], "disagree")
+                if status == "ok":
+                    status = "unsure"
+        elif 1 <= guess <= 6 and sure >= only:
+            dice[i] = (guess, dice[i][1], "model only")
+    return status, dice
+
+
+def score(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
+    scores: dict[str, Score] = defaultdict(Score)
+    for shot in shots:
+        status, dice = replay(shot, probs_of(shot), only) if shot.patches else (shot.status, shot.dice)
+        read = [(v, b) for v, b, _ in dice if v is not None]
+        for key in (shot.group, "all"):
+            scores[key].add(shot.labels, status, read)
+    return {k: {f: v for f, v in s.as_dict().items() if f in (
+        "labelled_dice", "right_dice", "per_die_accuracy", "ok_images", "ok_images_multiset_wrong")}
+        for k, s in sorted(scores.items())}
+
+
+def matched(shot: Shot, dice: list[tuple[int | None, tuple, str]]) -> list[tuple[LabelledDie, int | None]]:
+    """Each label and the index of the die the scorer matches to it (labels.Score.add's rule)."""
+    used: set[int] = set()
+    out = []
+    for label in shot.labels:
+        best, best_i = 0.3, None
+        for i, (v, box, _) in enumerate(dice):
+            if v is not None and i not in used and (o := overlap(label.box, box)) > best:
+                best, best_i = o, i
+        if best_i is not None:
+            used.add(best_i)
+        out.append((label, best_i))
+    return out
+
+
+def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
+    out: dict[str, Counter] = defaultdict(Counter)
+    for shot in shots:
+        _, dice = replay(shot, probs_of(shot), only) if shot.patches else (shot.status, shot.dice)
+        for label, i in matched(shot, dice):
+            if i is None:
+                # a die over it at all (read or not)?
+                near = any(overlap(label.box, b) > 0.3 for _, b, _ in shot.dice)
+                kind = "unread" if near else "not found"
+            elif dice[i][0] == label.value:
+                kind = "right"
+            else:
+                kind = "wrong (" + ("model" if dice[i][2] in ("disagree", "model only") else "pips") + ")"
+            out[shot.group][kind] += 1
+            out[f"{shot.group} value {label.value}"][kind] += 1
+    return {k: dict(v) for k, v in sorted(out.items())}
+
+
+def model_probs(model: facemodel.FaceModel):
+    def probs_of(shot: Shot) -> np.ndarray:
+        return model.probabilities(np.stack([facemodel.face_pixels(p, model.side, model.colour)
+                                             for p, _ in shot.patches]))
+    return probs_of
+
+
+def floors(shots: list[Shot], probs_of) -> dict:
+    """Dice the pips could not read: by the model's probability band, how many it names a value for and
+    how many of those the label backs (what MODEL_ONLY_PHOTO was chosen from)."""
+    bands = ((0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.8), (0.8, 1.01))
+    out = {f"{lo}-{min(hi, 1.0)}": Counter() for lo, hi in bands}
+    for shot in shots:
+        if not shot.patches:
+            continue
+        for (_, i), p in zip(shot.patches, probs_of(shot)):
+            value, box, _ = shot.dice[i]
+            if value is not None:
+                continue
+            p = p.copy()
+            p[facemodel.COCKED_CLASS] = 0.0
+            p /= max(float(p.sum()), 1e-12)
+            guess, sure = int(p.argmax()), float(p.max())
+            best = max(shot.labels, key=lambda lab: overlap(lab.box, box), default=None)
+            truth = best.value if best is not None and overlap(best.box, box) >= 0.3 else None
+            for lo, hi in bands:
+                if lo <= sure < hi and 1 <= guess <= 6:
+                    out[f"{lo}-{min(hi, 1.0)}"]["named"] += 1
+                    out[f"{lo}-{min(hi, 1.0)}"]["right"] += truth == guess
+    return {k: dict(v) for k, v in out.items()}
+
+
+def speed(shots: list[Shot], passes: int = 3) -> dict:
+    """The face model's own time a photo (one thread, preprocessing included), photo mode's model against
+    the table's grey one, in alternate passes (a shared machine's load then weighs on both alike)."""
+    import time
+    cv2.setNumThreads(1)
+    models = {"photo_model": facemodel.load(facemodel.PHOTO_MODEL, photo=True)[0], "table_model": facemodel.FaceModel()}
+    batches = [[p for p, _ in s.patches] for s in shots if s.patches]
+    took: dict[str, float] = defaultdict(float)
+    for _ in range(passes):
+        for name, model in models.items():
+            t = time.perf_counter()
+            for patches in batches:
+                model.classify(patches, judge_tilt=False)
+            took[name] += time.perf_counter() - t
+    out = {f"{k}_ms_per_photo": round(v * 1000 / passes / len(shots), 2) for k, v in took.items()}
+    out["dice_checked_per_photo"] = round(sum(map(len, batches)) / len(shots), 2)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("dump", "score", "losses", "floors", "speed"))
+    parser.add_argument("half", choices=("train", "test"))
+    parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--model", type=Path, default=None,
+                        help="a photo-mode model (colour; default: the shipped dice_face_photo.onnx)")
+    parser.add_argument("--grey", action="store_true", help="the table's grey model instead (dice_face.onnx)")
+    parser.add_argument("--turns", type=int, default=None,
+                        help="test-time quarter turns averaged (default: the reader's)")
+    parser.add_argument("--only", type=float, default=None,
+                        help="the floor for a die read by the model alone (default: the reader's, "
+                             "MODEL_ONLY_PHOTO or with --grey MODEL_ONLY_PHOTO_GREY)")
+    parser.add_argument("--fold", type=int, default=None,
+                        help="only the photos with index %% 5 == FOLD (train_photo_faces.py --fold)")
+    args = parser.parse_args()
+    if args.what == "dump":
+        shots = dump(args.half, args.photos)
+        print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
+        return 0
+    shots = load(args.half)
+    if args.what == "speed":
+        print(json.dumps(speed(shots)))
+        return 0
+    if args.fold is not None:
+        shots = [s for k, s in enumerate(shots) if k % 5 == args.fold]
+    if args.grey:
+        model = facemodel.FaceModel(args.model or facemodel.DEFAULT_MODEL, turns=args.turns or 1)
+    else:
+        model = facemodel.FaceModel(args.model or facemodel.PHOTO_MODEL, facemodel.PHOTO_SIDE, True,
+                                    args.turns or facemodel.PHOTO_TURNS)
+    probs_of = model_probs(model)
+    if args.only is None:
+        args.only = MODEL_ONLY_PHOTO_GREY if args.grey else MODEL_ONLY_PHOTO
+    if args.what == "floors":
+        print(json.dumps(floors(shots, probs_of)))
+        return 0
+    table = score(shots, probs_of, args.only) if args.what == "score" else losses(shots, probs_of, args.only)
+    print(json.dumps(table, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
