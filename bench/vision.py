@@ -233,6 +233,9 @@ def main() -> int:
     report: dict = {"counts": {"dice": args.dice, "spins": args.spins}}
     # Alone, before any worker runs: timings stay clean.  --speed-frames 0 skips the pass.
     report["speed"] = bench_speed(args.speed_frames) if args.speed_frames > 0 else "skipped"
+    # What a table's process holds: the speed pass built every reader a table runs (dice reader with its
+    # face model, still gate, roulette reader) and nothing of photo mode, which a table never loads.
+    after_table_readers = rss_mb()
     report["face_model"] = not args.no_face_model
     report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, args.jobs, not args.no_face_model)
     report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed, args.jobs)
@@ -247,6 +250,8 @@ def main() -> int:
                                         not args.table_face_model_in_photos, args.photo_half)
                              if photos and photos.is_dir() else "not found")
     report["memory_mb"] = {"python_baseline": round(base, 1), "after_cv2_numpy_import": round(after_import, 1),
+                           "table_readers_add_over_import": (round(after_table_readers - after_import, 1)
+                                                             if args.speed_frames > 0 else "skipped"),
                            "after_readers": round(rss_mb(), 1),
                            "readers_add_over_import": round(rss_mb() - after_import, 1)}
     report["photo_detector"] = bench_detector()
