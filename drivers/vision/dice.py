@@ -43,7 +43,7 @@ FELT_LIKE = 20.0  # an unreadable object off the area this close (Lab) to the fe
 HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's ...
 HIDDEN_TOP_SHORT = 0.95  # ... together with a top face shorter than this (of a flat one's): branch dicewrong
 STRIP_LONG = 1.45  # an unreadable object off the area at least this long (die sides) ...
-STRIP_SHORT = 0.8  # ... and narrower than this is a strip, not a die (tuning seeds: dice off the area that long are 0.9+ wide)
+STRIP_SHORT = 0.8  # ... and narrower than this is a strip, not a die (tuning: dice off the area that long: 0.9+ wide)
 STRIP_OFF_AREA = "an object off the throw area shaped like a strip, not a die (felt lit along the table's edge?)"
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 # The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the

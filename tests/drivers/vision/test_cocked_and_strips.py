@@ -122,3 +122,12 @@ def test_a_die_sized_lit_patch_off_the_area_still_voids() -> None:
     # (it cannot tell it from one), so the strip rule is not a blanket pass for anything unreadable.
     answer = _off_area_throw((250, 34, 44, 24))
     assert answer["status"] == "void" and "off the throw area" in answer["reason"], answer
+
+
+def test_a_smaller_green_die_with_a_short_top_face_is_still_refused() -> None:
+    # "Looks smaller than the other dice" now needs a top face under 0.95 of a flat one's as well; on the tuning
+    # seeds this throw (green die cocked 19 degrees, strength 1.0, no side pips seen) was the one it still catches.
+    truth, answer = read_scene(303880, "cocked", 1.0)
+    assert truth["status"] == "void"
+    assert answer["status"] == "unsure", answer
+    assert "looks smaller than the other dice" in answer["reason"], answer
