@@ -29,6 +29,7 @@ from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
 from drivers.vision.pips import PATCH, read_face, rectify
+from drivers.vision.sidepips import side_face_reason
 
 # Calibrated view only; thresholds chosen on synthetic seeds 300000-300899 (bench/vision.py --dice-seed),
 # checked on other seeds (docs/performance.md, "Vision").
@@ -40,7 +41,11 @@ DIE_LONG_MAX = 1.1  # side face visible: a footprint longer than this (of a flat
 TOP_SHORT_MIN = 0.9  # side face hidden: a top face shorter than this (of a flat die's) is squeezed by a tilt
 TOP_LONG_MAX = 1.05  # side face hidden: a top face longer than this takes in part of a side face
 FELT_LIKE = 20.0  # an unreadable object off the area this close (Lab) to the felt around it is not void-worthy
-HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's
+HIDDEN_AREA_RATIO = 0.92  # side face hidden: a foreground footprint below this share of another die's ...
+HIDDEN_TOP_SHORT = 0.95  # ... together with a top face shorter than this (of a flat one's): branch dicewrong
+STRIP_LONG = 1.45  # an unreadable object off the area at least this long (die sides) ...
+STRIP_SHORT = 0.8  # ... and narrower than this is a strip, not a die (tuning: dice off the area that long: 0.9+ wide)
+STRIP_OFF_AREA = "an object off the throw area shaped like a strip, not a die (felt lit along the table's edge?)"
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 # The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
 # photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
@@ -63,6 +68,13 @@ _FOREGROUND_WEIGHTS = np.array([[1.0, 2.0, 2.0]])  # L, a, b: chroma counts doub
 def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
     """The foreground mask (whole frame) restricted to nothing: splitting reads the ROI itself."""
     return mask
+
+
+def strip_not_die(rect: tuple, die: float) -> bool:
+    """A footprint at least STRIP_LONG dice long and under STRIP_SHORT wide: no die, whole, cocked or cut by the
+    table's edge, looks like that (a cocked die is at most 1.41 long and a die wide)."""
+    short, long_ = sorted(rect[1])
+    return long_ >= STRIP_LONG * die and short < STRIP_SHORT * die
 
 
 class DiceReader(DetectorJoin):
@@ -322,6 +334,10 @@ class DiceReader(DetectorJoin):
                 tilt_reason = tilt_reason or "a die read only after dropping marks (side face or missed pips?)"
             if not photo and max(rw, rh) > MAX_ASPECT * max(1.0, min(rw, rh)):
                 tilt_reason = tilt_reason or "a die's top face is not square (tilted?)"
+            if not photo and flat and not tilt_reason and id(b) not in split_parts and face.value is not None:
+                # A side face's pips beside the top face: the one sign a die of the felt's colour cannot hide.
+                others = [cv2.boxPoints(o.rect) for o in candidates if o is not b]
+                tilt_reason = side_face_reason(image, b.rect, die, felt_lab, others)
             self.last_features.append({"aspect": max(rw, rh) / max(1.0, min(rw, rh)), "long": max(rw, rh) / die,
                                        "short": min(rw, rh) / die, "side_share": face.side_share,
                                        "side_marks": face.side_marks, "conf": face.confidence,
@@ -345,6 +361,10 @@ class DiceReader(DetectorJoin):
                 # Off the area, no face read, and the colour of the felt just around it (felt lit by glare
                 # where the felt estimate lags, a shadow): not known to be a die, so it must not void.
                 problems.append("an object off the throw area that looks like the felt around it")
+            elif (not inside or not fully) and face.value is None and strip_not_die(b.rect, die):
+                # Off the area, no face read, and longer and narrower than a die (whole, cocked or cut by the
+                # table's edge) can look: felt lit by glare along the table's edge, not known to be a die.
+                problems.append(STRIP_OFF_AREA)
             elif not inside or not fully:
                 voids.append("a die off the throw area" if not inside else "a die on the edge of the throw area")
             if not flat:
@@ -555,7 +575,11 @@ class DiceReader(DetectorJoin):
             if top_short < TOP_SHORT_MIN * ref.top or top_long > TOP_LONG_MAX * ref.top:
                 out.append(f"a {colour} die's top face is not the size of a flat one's {hidden}")
             others = [o.rect[1][0] * o.rect[1][1] for o, _, _ in whole if o is not b]
-            if others and b.rect[1][0] * b.rect[1][1] < HIDDEN_AREA_RATIO * max(others):
+            # The side pips (drivers/vision/sidepips.py) now catch most such dice; a smaller footprint alone is
+            # common on flat green dice too (the foreground misses their edge), so it counts only with a top
+            # face a little short as well.
+            if others and b.rect[1][0] * b.rect[1][1] < HIDDEN_AREA_RATIO * max(others) \
+                    and top_short < HIDDEN_TOP_SHORT * ref.top:
                 out.append(f"a {colour} die looks smaller than the other dice {hidden}")
         return out
 

@@ -29,13 +29,14 @@ def judge_dice(truth: dict[str, Any], answer: dict[str, Any]) -> str:
 
 
 def read_synthetic_throw(seed: int, kind: str, strength: float = 0.0,
-                         face_model: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
+                         face_model: Any = True) -> tuple[dict[str, Any], dict[str, Any]]:
     """(truth, answer) for one synthetic throw, read with the calibration its table would have.
 
     The calibration is what a technician sets: the throw area and table (from the scene's
     geometry), the nominal die size, and the die size per colour measured from a frame of that
     table showing one flat die of each colour (synth_dice.scene_with_calibration_frame).  The one
-    way the benchmark and the tests read a synthetic throw, so their figures agree.
+    way the benchmark and the tests read a synthetic throw, so their figures agree.  ``face_model``
+    is DiceReader's: True (load the shipped model), False, or a loaded FaceModel (loaded once for many throws).
     """
     from drivers.vision import calibration as cal_mod
     from drivers.vision.dice import DiceOptions, DiceReader
