@@ -122,11 +122,13 @@ def side_marks(image: np.ndarray, rect: tuple, die: float, felt_lab: np.ndarray 
     if BLUE[0] <= hue <= BLUE[1]:
         return 0, 0.0  # a blue die's edge blends with green felt into a light grey as bright as a faint pip
     w = whiteness(lab)
-    k = int(UNIT / 3) | 1
-    hat = cv2.morphologyEx(w, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     ring = _within(face, RING * UNIT) & (face == 0)
     # A side pip is lighter than the body: a white or yellow die's own corner, shaved off by the opening, is not.
     free = (face == 0) & (w > float(whiteness(body.reshape(1, 1, 3))[0, 0]) + LIGHTER)
+    if np.count_nonzero(free & ring) < MARK_AREA:
+        return 0, 0.0  # no mark can have MARK_AREA pixels in the ring (the usual flat die): skip the top-hat
+    k = int(UNIT / 3) | 1
+    hat = cv2.morphologyEx(w, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     if len(others):
         back = cv2.invertAffineTransform(to_image)
         taken = np.zeros_like(face)
