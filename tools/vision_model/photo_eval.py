@@ -12,8 +12,10 @@ photo, the status, the dice (pip count value, box, reason) and the patches the f
 (``/tmp/photo_eval_<half>.pkl``; nothing of it is committed).  ``score`` applies the face model's rules of
 ``DiceReader._check_faces`` (photo mode: MODEL_AGREE, MODEL_ONLY_PHOTO, the cocked class dropped) to
 those dice and scores the result as bench/vision.py does (labels.Score); with the shipped model it
-gives the reader's own figures.  ``losses`` breaks the lost dice down: not found, found but unread,
-read wrong (by the pip count, by the model), per set and per label value.
+gives the reader's own figures.  ``losses`` breaks the lost dice down: not found, found but unread
+(with a patch the model was not sure enough of, or with no patch at all), read wrong (by the pip count,
+by the model), each marked where the die's box holds the centres of two or more labelled dice (dice
+read as one: no face model can put that right), per set and per label value.
 """
 
 from __future__ import annotations
@@ -131,6 +133,12 @@ def matched(shot: Shot, dice: list[tuple[int | None, tuple, str]]) -> list[tuple
     return out
 
 
+def centre_in(box: tuple, outer: tuple) -> bool:
+    """The centre of ``box`` lies inside ``outer`` (both x, y, w, h)."""
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    return outer[0] <= cx <= outer[0] + outer[2] and outer[1] <= cy <= outer[1] + outer[3]
+
+
 def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
     out: dict[str, Counter] = defaultdict(Counter)
     for shot in shots:
@@ -138,12 +146,18 @@ def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
         for label, i in matched(shot, dice):
             if i is None:
                 # a die over it at all (read or not)?
-                near = any(overlap(label.box, b) > 0.3 for _, b, _ in shot.dice)
-                kind = "unread" if near else "not found"
+                near = [k for k, (_, b, _) in enumerate(shot.dice) if overlap(label.box, b) > 0.3]
+                patched = {k for _, k in shot.patches}
+                kind = ("not found" if not near else
+                        "unread, patch (model unsure)" if any(k in patched for k in near) else
+                        "unread, no patch")
             elif dice[i][0] == label.value:
                 kind = "right"
             else:
                 kind = "wrong (" + ("model" if dice[i][2] in ("disagree", "model only") else "pips") + ")"
+            die_boxes = [shot.dice[k][1] for k in near] if i is None else [dice[i][1]]
+            if kind != "right" and any(sum(centre_in(lab.box, b) for lab in shot.labels) >= 2 for b in die_boxes):
+                kind += ", one box over 2+ labelled dice"
             out[shot.group][kind] += 1
             out[f"{shot.group} value {label.value}"][kind] += 1
     return {k: dict(v) for k, v in sorted(out.items())}
@@ -213,6 +227,8 @@ def main() -> int:
     parser.add_argument("--only", type=float, default=None,
                         help="the floor for a die read by the model alone (default: the reader's, "
                              "MODEL_ONLY_PHOTO or with --grey MODEL_ONLY_PHOTO_GREY)")
+    parser.add_argument("--side", type=int, default=None,
+                        help="the photo model's input side (default: the reader's PHOTO_SIDE)")
     parser.add_argument("--fold", type=int, default=None,
                         help="only the photos with index %% 5 == FOLD (train_photo_faces.py --fold)")
     args = parser.parse_args()
@@ -229,7 +245,7 @@ def main() -> int:
     if args.grey:
         model = facemodel.FaceModel(args.model or facemodel.DEFAULT_MODEL, turns=args.turns or 1)
     else:
-        model = facemodel.FaceModel(args.model or facemodel.PHOTO_MODEL, facemodel.PHOTO_SIDE, True,
+        model = facemodel.FaceModel(args.model or facemodel.PHOTO_MODEL, args.side or facemodel.PHOTO_SIDE, True,
                                     args.turns or facemodel.PHOTO_TURNS)
     probs_of = model_probs(model)
     if args.only is None:

@@ -41,7 +41,7 @@ SYNTHETIC = Path(__file__).resolve().parent / "data" / "faces.npz"  # the table 
 OUT = ROOT / "drivers" / "vision" / "models" / "dice_face_photo.onnx"
 
 
-def network(widths: tuple[int, int, int], dense: int) -> nn.Module:
+def network(widths: tuple[int, int, int], dense: int, side: int = PHOTO_SIDE) -> nn.Module:
     """Three 3x3 convolutions with batch norm and two dense layers: about 2.8 million multiply-adds a face
     at the default widths (16, 32, 64)."""
     a, b, c = widths
@@ -49,14 +49,14 @@ def network(widths: tuple[int, int, int], dense: int) -> nn.Module:
         nn.Conv2d(3, a, 3, padding=1), nn.BatchNorm2d(a), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(a, b, 3, padding=1), nn.BatchNorm2d(b), nn.ReLU(), nn.MaxPool2d(2),
         nn.Conv2d(b, c, 3, padding=1), nn.BatchNorm2d(c), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(c * (PHOTO_SIDE // 8) ** 2, dense), nn.ReLU(), nn.Dropout(0.3),
+        nn.Flatten(), nn.Linear(c * (side // 8) ** 2, dense), nn.ReLU(), nn.Dropout(0.3),
         nn.Linear(dense, CLASSES))
 
 
-def augment(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Each stored patch turned, mirrored, scaled, shifted, re-lit, colour-swapped, blurred, at PHOTO_SIDE."""
+def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE) -> np.ndarray:
+    """Each stored patch turned, mirrored, scaled, shifted, re-lit, colour-swapped, blurred, at ``side``."""
     store = pixels.shape[1]
-    out = np.empty((len(pixels), PHOTO_SIDE, PHOTO_SIDE, 3), np.uint8)
+    out = np.empty((len(pixels), side, side, 3), np.uint8)
     for i, p in enumerate(pixels):
         scale = rng.uniform(0.88, 1.12)
         m = cv2.getRotationMatrix2D((store / 2 - 0.5, store / 2 - 0.5), rng.uniform(0, 360), scale)
@@ -68,15 +68,15 @@ def augment(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
             q = q[:, :, rng.permutation(3)]
         if rng.random() < 0.3:
             q = cv2.GaussianBlur(q, (0, 0), rng.uniform(0.3, 1.0))
-        q = cv2.resize(np.ascontiguousarray(q), (PHOTO_SIDE, PHOTO_SIDE), interpolation=cv2.INTER_AREA)
+        q = cv2.resize(np.ascontiguousarray(q), (side, side), interpolation=cv2.INTER_AREA)
         q = q.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
         out[i] = np.clip(q, 0, 255).astype(np.uint8)
     return out
 
 
-def plain(pixels: np.ndarray) -> np.ndarray:
-    """The stored patches as the runtime sees its own: resized to PHOTO_SIDE (facemodel.face_pixels)."""
-    return np.stack([cv2.resize(p, (PHOTO_SIDE, PHOTO_SIDE), interpolation=cv2.INTER_AREA) for p in pixels])
+def plain(pixels: np.ndarray, side: int = PHOTO_SIDE) -> np.ndarray:
+    """The stored patches as the runtime sees its own: resized to ``side`` (facemodel.face_pixels)."""
+    return np.stack([cv2.resize(p, (side, side), interpolation=cv2.INTER_AREA) for p in pixels])
 
 
 def main() -> int:
@@ -88,6 +88,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--widths", type=int, nargs=3, default=(16, 32, 64))
     parser.add_argument("--dense", type=int, default=64)
+    parser.add_argument("--side", type=int, default=PHOTO_SIDE,
+                        help="input side (a multiple of 8, at most the stored patches' 40; the runtime's PHOTO_SIDE)")
     parser.add_argument("--synthetic-weight", type=float, default=0.0,
                         help="also train on faces.npz's grey synthetic faces (cocked ones left out) at this weight")
     parser.add_argument("--synthetic-every", type=int, default=3,
@@ -114,16 +116,16 @@ def main() -> int:
         lt = np.concatenate([lt, synth["labels"][keep].astype(np.int64)])
         w = np.concatenate([w, np.full(int(keep.sum()), args.synthetic_weight)])
     yt, wt = torch.from_numpy(lt), torch.from_numpy(w.astype(np.float32))
-    model = network(tuple(args.widths), args.dense)
+    model = network(tuple(args.widths), args.dense, args.side)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     steps = args.epochs * ((len(xt) + 63) // 64)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(reduction="none", label_smoothing=0.05)
     started = time.time()
-    xv = torch.from_numpy(to_input(plain(pixels[val]))) if val.any() else None
+    xv = torch.from_numpy(to_input(plain(pixels[val], args.side))) if val.any() else None
     for epoch in range(args.epochs):
         model.train()
-        x = torch.from_numpy(to_input(augment(xt, rng)))
+        x = torch.from_numpy(to_input(augment(xt, rng, args.side)))
         order = torch.from_numpy(rng.permutation(len(xt)))
         total = 0.0
         for i in range(0, len(order), 64):
@@ -145,13 +147,13 @@ def main() -> int:
         print(line, flush=True)
     model.eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, torch.zeros(1, 3, PHOTO_SIDE, PHOTO_SIDE), str(args.out), dynamo=False,
+    torch.onnx.export(model, torch.zeros(1, 3, args.side, args.side), str(args.out), dynamo=False,
                       opset_version=13, input_names=["face"], output_names=["logits"],
                       dynamic_axes={"face": {0: "n"}, "logits": {0: "n"}})
-    check = plain(pixels[val] if val.any() else pixels[:512])
+    check = plain(pixels[val] if val.any() else pixels[:512], args.side)
     with torch.no_grad():
         torch_probs = torch.softmax(model(torch.from_numpy(to_input(check))), dim=1).numpy()
-    cv_probs = FaceModel(args.out, PHOTO_SIDE, True, 1).probabilities(check)
+    cv_probs = FaceModel(args.out, args.side, True, 1).probabilities(check)
     diff = float(np.abs(cv_probs - torch_probs).max())
     report = {"seconds": round(time.time() - started, 1), "train": int((~val).sum()), "left_out": int(val.sum()),
               "weights": sum(p.numel() for p in model.parameters()), "onnx_bytes": args.out.stat().st_size,
