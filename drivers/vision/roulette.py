@@ -328,6 +328,11 @@ class RouletteReader:
         turns = abs(self.track_travel) / (2 * math.pi)
         if rotor_dir is None:
             return self._end("unsure", "the rotor was not seen turning: the launch direction cannot be checked")
+        if ball_dir is None:
+            # Under half a radian of track travel: what was followed was not a launched ball (glints, a ball
+            # found only after it left the track), and neither its turns nor rule 2 can be judged.
+            return self._end("unsure", "the ball was not seen circling on the track: "
+                                       "the launch direction and the turns cannot be checked")
         if ball_dir == rotor_dir:
             return self._end("void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)")
         if turns < self.opt.min_turns:

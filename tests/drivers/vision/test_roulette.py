@@ -116,3 +116,13 @@ def test_a_ball_seen_circling_again_after_a_drop_resumes_its_turns() -> None:
     spins = read_spins(enumerate(S.frames(600318, "ok", 0.9)), RouletteReader(S.calibration()))
     assert [(s.status, s.number) for s in spins] == [("ok", truth["number"])]
 
+
+
+def test_a_ball_not_seen_circling_gives_no_void() -> None:
+    # Seed 800921 ("lost" at strength 1.0): the ball was never found circling; glints were followed for
+    # under half a radian of track travel and the spin was voided ("too few ball turns (0.1 < 3)"; before
+    # the resume rule, "launched in the rotor's direction").  Without a ball direction neither the turns
+    # nor rule 2 can be judged: unsure.
+    spins = read_spins(enumerate(S.frames(800921, "lost", 1.0)), RouletteReader(S.calibration()))
+    assert [s.status for s in spins] == ["unsure"]
+    assert "not seen circling" in spins[0].reason and spins[0].ball_direction is None
