@@ -71,6 +71,20 @@ def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
     return mask
 
 
+def second_opinion(value: int | None, guess: facemodel.FaceGuess, floor: float) -> tuple[int | None, str]:
+    """The value a die shows after the face model, and the verdict: "" (the model backs the pip count, or
+    neither reads it), "disagree" (the model gives the pip count under MODEL_AGREE: the image is unsure;
+    the die shows the model's value where it names one) or "model only" (pips unread, the model at least
+    ``floor`` sure of a value)."""
+    if value is not None:
+        if guess.probabilities[value] < MODEL_AGREE:
+            return (guess.value if 1 <= guess.value <= 6 else value), "disagree"
+        return value, ""
+    if 1 <= guess.value <= 6 and guess.probability >= floor:
+        return guess.value, "model only"
+    return None, ""
+
+
 def strip_not_die(rect: tuple, die: float) -> bool:
     """A footprint at least STRIP_LONG dice long and under STRIP_SHORT wide: no die, whole, cocked or cut by the
     table's edge, looks like that (a cocked die is at most 1.41 long and a die wide)."""
@@ -421,15 +435,14 @@ class DiceReader(DetectorJoin):
         guesses = model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
-            if d.value is not None:
-                if guess.probabilities[d.value] < MODEL_AGREE:
-                    said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
-                        guess.value, f"a {guess.value}")
-                    shown = guess.value if 1 <= guess.value <= 6 else d.value
-                    dice[i] = replace(d, value=shown, reason=d.reason or f"pip count {d.value}, face model {said}")
-                    problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
-            elif 1 <= guess.value <= 6 and guess.probability >= floor:
-                dice[i] = replace(d, value=guess.value, confidence=round(guess.probability * 0.5, 3),
+            shown, verdict = second_opinion(d.value, guess, floor)
+            if verdict == "disagree":
+                said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
+                    guess.value, f"a {guess.value}")
+                dice[i] = replace(d, value=shown, reason=d.reason or f"pip count {d.value}, face model {said}")
+                problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
+            elif verdict == "model only":
+                dice[i] = replace(d, value=shown, confidence=round(guess.probability * 0.5, 3),
                                   reason=f"read by the face model only ({d.reason or 'pips not read'})")
 
     def _photo_model(self) -> facemodel.FaceModel | None:

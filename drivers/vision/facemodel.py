@@ -131,12 +131,17 @@ class FaceModel:
         probability out over the others."""
         if not patches:
             return []
-        probs = self.probabilities(np.stack([face_pixels(p, self.side, self.colour) for p in patches]))
-        if not judge_tilt:
-            probs = probs.copy()
-            probs[:, COCKED_CLASS] = 0.0
-            probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
-        return [FaceGuess(int(p.argmax()), float(p.max()), tuple(float(v) for v in p)) for p in probs]
+        return guesses(self.probabilities(np.stack([face_pixels(p, self.side, self.colour) for p in patches])),
+                       judge_tilt)
+
+
+def guesses(probs: np.ndarray, judge_tilt: bool = True) -> list[FaceGuess]:
+    """Each row of class probabilities as a FaceGuess (``judge_tilt``: as ``FaceModel.classify``)."""
+    if not judge_tilt:
+        probs = probs.copy()
+        probs[:, COCKED_CLASS] = 0.0
+        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
+    return [FaceGuess(int(p.argmax()), float(p.max()), tuple(float(v) for v in p)) for p in probs]
 
 
 def load(path: Path = DEFAULT_MODEL, photo: bool = False) -> tuple[FaceModel | None, str]:

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from drivers.vision import facemodel  # noqa: E402
-from drivers.vision.dice import MODEL_AGREE, MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader  # noqa: E402
+from drivers.vision.dice import MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, second_opinion  # noqa: E402
 from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
                                    overlap, read_yolo_labels)
 
@@ -89,20 +89,12 @@ def replay(shot: Shot, probs: np.ndarray,
     """The photo's status and dice after the face model's rules (DiceReader._check_faces, photo mode)."""
     dice = list(shot.dice)
     status = shot.status
-    for (_, i), p in zip(shot.patches, probs):
-        p = p.copy()
-        p[facemodel.COCKED_CLASS] = 0.0
-        p /= max(float(p.sum()), 1e-12)
-        value, reason = dice[i][0], dice[i][2]
-        guess, sure = int(p.argmax()), float(p.max())
-        if value is not None:
-            if p[value] < MODEL_AGREE:
-                shown = guess if 1 <= guess <= 6 else value
-                dice[i] = (shown, dice[i][1], "disagree")
-                if status == "ok":
-                    status = "unsure"
-        elif 1 <= guess <= 6 and sure >= only:
-            dice[i] = (guess, dice[i][1], "model only")
+    for (_, i), guess in zip(shot.patches, facemodel.guesses(np.asarray(probs), judge_tilt=False)):
+        shown, verdict = second_opinion(dice[i][0], guess, only)
+        if verdict:
+            dice[i] = (shown, dice[i][1], verdict)
+            if verdict == "disagree" and status == "ok":
+                status = "unsure"
     return status, dice
 
 

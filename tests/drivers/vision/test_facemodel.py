@@ -77,17 +77,20 @@ def test_the_model_says_felt_is_not_a_face(model: facemodel.FaceModel) -> None:
     assert [g.value for g in model.classify(patches)] == [0, 0, 0]
 
 
-def test_the_model_reads_the_labelled_dice_of_test_half_photos(model: facemodel.FaceModel) -> None:
-    """Dice cut from their label boxes in the CI subset's test-half photos (never trained on)."""
+def _test_half_label_crops() -> tuple[list[np.ndarray], list[int]]:
+    """Dice cut from their label boxes in the CI subset's test-half photos, and their labelled values."""
     patches, values = [], []
-    for path in iter_labelled_images(DATA):
-        if photo_split(path) != "test":
-            continue
+    for path in iter_labelled_images(DATA, "test"):
         image = cv2.imread(str(path))
         for lab in read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0]):
             x, y, w, h = lab.box
             patches.append(rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)))
             values.append(lab.value)
+    return patches, values
+
+def test_the_model_reads_the_labelled_dice_of_test_half_photos(model: facemodel.FaceModel) -> None:
+    """Dice cut from their label boxes in the CI subset's test-half photos (never trained on)."""
+    patches, values = _test_half_label_crops()
     guesses = model.classify(patches, judge_tilt=False)  # photos: flatness is not judged
     right = sum(g.value == v for g, v in zip(guesses, values))
     assert len(values) >= 60
@@ -218,15 +221,7 @@ def test_the_photo_model_reads_drawn_faces(photo_model: facemodel.FaceModel, col
 
 def test_the_photo_model_reads_the_labelled_dice_of_test_half_photos(photo_model: facemodel.FaceModel) -> None:
     """Dice cut from their label boxes in the CI subset's test-half photos (never trained on)."""
-    patches, values = [], []
-    for path in iter_labelled_images(DATA):
-        if photo_split(path) != "test":
-            continue
-        image = cv2.imread(str(path))
-        for lab in read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0]):
-            x, y, w, h = lab.box
-            patches.append(rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)))
-            values.append(lab.value)
+    patches, values = _test_half_label_crops()
     guesses = photo_model.classify(patches, judge_tilt=False)
     right = sum(g.value == v for g, v in zip(guesses, values))
     assert len(values) >= 60
