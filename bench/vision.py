@@ -70,10 +70,14 @@ def bench_spins(count: int, base: int = 200_000, jobs: int = 1) -> dict:
     from drivers.vision.scoring import score_spin
     records = run_scenes(score_spin, count, base, jobs)
     out = _tally(records)
-    lat = sorted(r["latency"] for r in records if "latency" in r)
+    timed = sorted((r for r in records if "latency" in r), key=lambda r: r["latency"])
+    lat = [r["latency"] for r in timed]
     wrong = out.pop("wrong_examples")
-    out["rest_to_result_ms_at_30fps"] = {"median": round(lat[len(lat) // 2] * 1000 / 30, 1) if lat else None,
-                                         "max": round(lat[-1] * 1000 / 30, 1) if lat else None}
+    out["rest_to_result_ms_at_30fps"] = {
+        "median": round(lat[len(lat) // 2] * 1000 / 30, 1) if lat else None,
+        "max": round(lat[-1] * 1000 / 30, 1) if lat else None,
+        "slowest": [{"seed": r["seed"], "kind": r["kind"], "strength": r["strength"],
+                     "ms": round(r["latency"] * 1000 / 30, 1)} for r in timed[-3:][::-1]]}
     out["wrong_examples"] = wrong
     return out
 

@@ -97,7 +97,7 @@ def score_spin(i: int, base: int) -> dict:
     spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
     answer = spins[0].as_json() if spins else None
     v = judge_spin(truth, answer)
-    out: dict = {"kind": kind, "strength": strength, "verdict": v}
+    out: dict = {"seed": seed, "kind": kind, "strength": strength, "verdict": v}
     if v == "right" and truth["status"] == "ok":
         out["latency"] = answer["frame"] - truth["rest_frame"]
     if v == "wrong":
