@@ -6,6 +6,7 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py score train [--model M.onnx | --grey] [--turns 4] [--fold K]
     /work/venv/bin/python tools/vision_model/photo_eval.py floors train --fold 4 --model M.onnx   # unread dice by band
     /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
+    ... dump train --cache /tmp/x.pkl --detector D.onnx   # another cache file; another detector model
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -54,13 +55,17 @@ class Shot:
     patches: list[tuple[np.ndarray, int]]  # (64 x 64 BGR patch, die index) for the dice the model checks
 
 
+CACHE: dict[str, Path] = {}  # --cache: another file than /tmp/photo_eval_<half>.pkl (two checkouts side by side)
+
+
 def cache_path(half: str) -> Path:
-    return Path(f"/tmp/photo_eval_{half}.pkl")
+    return CACHE.get(half, Path(f"/tmp/photo_eval_{half}.pkl"))
 
 
-def dump(half: str, photos: Path) -> list[Shot]:
+def dump(half: str, photos: Path, detector: Path | None = None) -> list[Shot]:
+    """``detector``: another detector model (train_detector.py --fold K, to judge rules on unseen photos)."""
     cv2.setNumThreads(1)
-    reader = DiceReader(face_model=False)
+    reader = DiceReader(face_model=False) if detector is None else DiceReader(face_model=False, detector_model=detector)
     shots: list[Shot] = []
     for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
         for path in iter_labelled_images(sub, half):
@@ -223,9 +228,15 @@ def main() -> int:
                         help="the photo model's input side (default: the reader's PHOTO_SIDE)")
     parser.add_argument("--fold", type=int, default=None,
                         help="only the photos with index %% 5 == FOLD (train_photo_faces.py --fold)")
+    parser.add_argument("--detector", type=Path, default=None,
+                        help="dump: the photo-mode detector model (default: the shipped one)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
+    if args.cache is not None:
+        CACHE[args.half] = args.cache
     if args.what == "dump":
-        shots = dump(args.half, args.photos)
+        shots = dump(args.half, args.photos, args.detector)
         print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
         return 0
     shots = load(args.half)
