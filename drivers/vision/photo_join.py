@@ -41,8 +41,9 @@ class DetectorJoin:
         "Finding dice in photos: the detector"; each rule chosen by measurement on the train half).
 
         A detected die with no classical die over it is read from its own box; one that cannot be read
-        keeps the image unsure.  A classical die left unread is read again in the detector's box (the
-        classical refusal stays: the image remains unsure).  A classical read the detector does not
+        keeps the image unsure.  A classical die box holding two or more detections is read as those dice
+        (_split_merged; the image stays unsure).  A classical die left unread is read again in the detector's
+        box (the classical refusal stays: the image remains unsure).  A classical read the detector does not
         back (no die seen there, two dice seen in it, or a different value in the detector's box)
         makes the image unsure.  Without the model the image cannot be ok: a missed die is possible.
         """
