@@ -6,7 +6,7 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py score train [--model M.onnx | --grey] [--turns 4] [--fold K]
     /work/venv/bin/python tools/vision_model/photo_eval.py floors train --fold 4 --model M.onnx   # unread dice by band
     /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
-    ... dump train --cache /tmp/x.pkl --detector D.onnx   # another cache file; another detector model
+    ... dump train --cache /tmp/x.pkl --detector D.onnx [--no-split]   # another cache file, detector; split off
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -35,7 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from drivers.vision import facemodel  # noqa: E402
+from drivers.vision import facemodel, photo_join  # noqa: E402
 from drivers.vision.dice import MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, second_opinion  # noqa: E402
 from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
                                    overlap, read_yolo_labels)
@@ -230,12 +230,16 @@ def main() -> int:
                         help="only the photos with index %% 5 == FOLD (train_photo_faces.py --fold)")
     parser.add_argument("--detector", type=Path, default=None,
                         help="dump: the photo-mode detector model (default: the shipped one)")
+    parser.add_argument("--no-split", action="store_true",
+                        help="dump: without photo mode's split of dice read as one (photo_join.SPLIT_MERGED)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
     if args.cache is not None:
         CACHE[args.half] = args.cache
     if args.what == "dump":
+        if args.no_split:
+            photo_join.SPLIT_MERGED = False
         shots = dump(args.half, args.photos, args.detector)
         print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
         return 0
