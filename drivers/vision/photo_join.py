@@ -21,6 +21,7 @@ from drivers.vision.pips import read_face, rectify
 # Chosen on the train half of the real photos.
 DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
 DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
+SPLIT_MERGED = True  # a die box holding two or more detections is read as those dice (branch photosplit)
 
 
 class DetectorJoin:
@@ -40,8 +41,9 @@ class DetectorJoin:
         "Finding dice in photos: the detector"; each rule chosen by measurement on the train half).
 
         A detected die with no classical die over it is read from its own box; one that cannot be read
-        keeps the image unsure.  A classical die left unread is read again in the detector's box (the
-        classical refusal stays: the image remains unsure).  A classical read the detector does not
+        keeps the image unsure.  A classical die box holding two or more detections is read as those dice
+        (_split_merged; the image stays unsure).  A classical die left unread is read again in the detector's
+        box (the classical refusal stays: the image remains unsure).  A classical read the detector does not
         back (no die seen there, two dice seen in it, or a different value in the detector's box)
         makes the image unsure.  Without the model the image cannot be ok: a missed die is possible.
         """
@@ -53,18 +55,23 @@ class DetectorJoin:
         seen = self._detector.detect(image)
         found = [t for t in seen if t.score >= DETECT_DIE]
         self.last_detections = found
-        for d in dice:
+        merged: list[tuple[int, list[Detection]]] = []
+        for k, d in enumerate(dice):
             x, y, w, h = d.box
             inside = [t for t in found if x <= t.centre[0] <= x + w and y <= t.centre[1] <= y + h]
             if len(inside) >= 2:
                 problems.append(f"the detector sees {len(inside)} dice at {list(d.box)}, read as one")
+                merged.append((k, inside))
             if d.value is not None and not any(overlap(t.box, d.box) > 0.3 for t in seen):
                 problems.append(f"the detector sees no die at {list(d.box)}")
             if d.value is not None and len(inside) == 1 and self._whole_face(inside[0].box, d.box):
                 again = self._read_detected(image, inside[0].box)[0]
                 if again is not None and again != d.value:
                     problems.append(f"the die at {list(d.box)} reads {d.value} or {again}")
+        used = self._split_merged(image, dice, merged) if SPLIT_MERGED else set()
         for det in found:
+            if id(det) in used:
+                continue
             over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
             if any(dice[i].value is not None for i in over):
                 continue
@@ -81,6 +88,29 @@ class DetectorJoin:
             if value is None:
                 problems.append(f"cannot read the die the detector found at {list(det.box)}: "
                                 f"{face.reason or 'low confidence'}")
+
+    def _split_merged(self, image: np.ndarray, dice: list[Die], merged: list[tuple[int, list[Detection]]]) -> set[int]:
+        """Photo mode: a die box holding the centres of two or more detections is two or more dice the
+        classical finder took as one (touching or stacked).  Each detection not over another die (box
+        overlap above 0.3: that one is its own die) is read from its own box, the first taking the merged
+        die's place, the others added; the image stays unsure (the "read as one" problem is kept).
+        Returns the ids of the detections used."""
+        used: set[int] = set()
+        for k, inside in merged:
+            own = [t for t in inside if not any(overlap(t.box, o.box) > 0.3 for j, o in enumerate(dice) if j != k)]
+            if len(own) < 2:
+                continue
+            for n, det in enumerate(own):
+                value, face, patch = self._read_detected(image, det.box)
+                die = Die(value, color_name(patch), det.box, True, face.confidence, "one of dice read as one")
+                if n == 0:
+                    dice[k] = die
+                    self.last_patches = [p for p in self.last_patches if p[2] != k] + [(patch, det.box, k)]
+                else:
+                    self.last_patches.append((patch, det.box, len(dice)))
+                    dice.append(die)
+                used.add(id(det))
+        return used
 
     @staticmethod
     def _whole_face(box: tuple[int, int, int, int], die_box: tuple[int, int, int, int]) -> bool:

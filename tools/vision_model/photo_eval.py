@@ -6,6 +6,8 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py score train [--model M.onnx | --grey] [--turns 4] [--fold K]
     /work/venv/bin/python tools/vision_model/photo_eval.py floors train --fold 4 --model M.onnx   # unread dice by band
     /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
+    ... dump train --cache /tmp/x.pkl --detector D.onnx [--no-split]   # another cache file, detector; split off
+    /work/venv/bin/python tools/vision_model/photo_eval.py split-speed train   # whole read, split off and on
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -34,7 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from drivers.vision import facemodel  # noqa: E402
+from drivers.vision import facemodel, photo_join  # noqa: E402
 from drivers.vision.dice import MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, second_opinion  # noqa: E402
 from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
                                    overlap, read_yolo_labels)
@@ -54,13 +56,17 @@ class Shot:
     patches: list[tuple[np.ndarray, int]]  # (64 x 64 BGR patch, die index) for the dice the model checks
 
 
+CACHE: dict[str, Path] = {}  # --cache: another file than /tmp/photo_eval_<half>.pkl (two checkouts side by side)
+
+
 def cache_path(half: str) -> Path:
-    return Path(f"/tmp/photo_eval_{half}.pkl")
+    return CACHE.get(half, Path(f"/tmp/photo_eval_{half}.pkl"))
 
 
-def dump(half: str, photos: Path) -> list[Shot]:
+def dump(half: str, photos: Path, detector: Path | None = None) -> list[Shot]:
+    """``detector``: another detector model (train_detector.py --fold K, to judge rules on unseen photos)."""
     cv2.setNumThreads(1)
-    reader = DiceReader(face_model=False)
+    reader = DiceReader(face_model=False) if detector is None else DiceReader(face_model=False, detector_model=detector)
     shots: list[Shot] = []
     for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
         for path in iter_labelled_images(sub, half):
@@ -206,9 +212,43 @@ def speed(shots: list[Shot], passes: int = 3) -> dict:
     return out
 
 
+def split_speed(half: str, photos: Path, passes: int = 2) -> dict:
+    """Photo mode's whole read a photo (CPU time, one thread: a loaded machine weighs on wall time), with
+    and without the split of dice read as one (photo_join.SPLIT_MERGED), in alternate passes."""
+    import time
+    cv2.setNumThreads(1)
+    images = [cv2.imread(str(p)) for sub in sorted(q for q in photos.iterdir() if q.is_dir())
+              for p in iter_labelled_images(sub, half)]
+    images = [im for im in images if im is not None]
+    reader = DiceReader()
+    reader.read(images[0])  # loads the models
+    took = {False: 0.0, True: 0.0}
+    inside = [0.0]  # CPU time spent in the split itself (DetectorJoin._split_merged), split on
+    split_merged = photo_join.DetectorJoin._split_merged
+
+    def timed(self, *args):  # noqa: ANN001, ANN202
+        started = time.process_time()
+        try:
+            return split_merged(self, *args)
+        finally:
+            inside[0] += time.process_time() - started
+    reader._split_merged = timed.__get__(reader)
+    for _ in range(passes):
+        for split in (False, True):
+            photo_join.SPLIT_MERGED = split
+            started = time.process_time()
+            for image in images:
+                reader.read(image)
+            took[split] += time.process_time() - started
+    photo_join.SPLIT_MERGED = True
+    per = 1000 / passes / len(images)
+    return {"photos": len(images), "cpu_ms_per_photo_no_split": round(took[False] * per, 2),
+            "cpu_ms_per_photo_split": round(took[True] * per, 2), "cpu_ms_per_photo_in_the_split": round(inside[0] * per, 3)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("dump", "score", "losses", "floors", "speed"))
+    parser.add_argument("what", choices=("dump", "score", "losses", "floors", "speed", "split-speed"))
     parser.add_argument("half", choices=("train", "test"))
     parser.add_argument("--photos", type=Path, default=PHOTOS)
     parser.add_argument("--model", type=Path, default=None,
@@ -223,10 +263,23 @@ def main() -> int:
                         help="the photo model's input side (default: the reader's PHOTO_SIDE)")
     parser.add_argument("--fold", type=int, default=None,
                         help="only the photos with index %% 5 == FOLD (train_photo_faces.py --fold)")
+    parser.add_argument("--detector", type=Path, default=None,
+                        help="dump: the photo-mode detector model (default: the shipped one)")
+    parser.add_argument("--no-split", action="store_true",
+                        help="dump: without photo mode's split of dice read as one (photo_join.SPLIT_MERGED)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
+    if args.cache is not None:
+        CACHE[args.half] = args.cache
     if args.what == "dump":
-        shots = dump(args.half, args.photos)
+        if args.no_split:
+            photo_join.SPLIT_MERGED = False
+        shots = dump(args.half, args.photos, args.detector)
         print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
+        return 0
+    if args.what == "split-speed":
+        print(json.dumps(split_speed(args.half, args.photos)))
         return 0
     shots = load(args.half)
     if args.what == "speed":
