@@ -108,6 +108,7 @@ class RouletteReader:
         self.missing = 0
         self.rest_count = 0
         self.rest_window: list[float] = []  # the ball's angle relative to the rotor, recent sightings off the track
+        self.rest_odd: float | None = None  # one sighting unlike the rest window, set aside
         self.rel_prev: float | None = None
         self.moving_frames = 0
         self.left = False
@@ -292,7 +293,7 @@ class RouletteReader:
                 self.phase = "spin"
                 self.track_travel += self.back_travel
                 self.off_track, self.off_travel = 0, 0.0
-                self.rest_window, self.rest_count = [], 0
+                self.rest_window, self.rest_count, self.rest_odd = [], 0, None
             return None
         else:
             self.back_run, self.back_travel = 0, 0.0
@@ -302,9 +303,22 @@ class RouletteReader:
         # At rest: the last rest_frames + 1 sightings off the track all within REST_SPREAD of each other
         # relative to the rotor.  A spread, not frame-to-frame steps: one jittery sighting (noise, blur)
         # does not restart the count, and a ball creeping slowly through a pocket is not taken for resting.
-        window = [] if on_track else (self.rest_window + [rel])[-(self.opt.rest_frames + 1):]
-        while window and _spread(window) > REST_SPREAD:
-            window.pop(0)  # the longest recent run of sightings that agree
+        # One sighting far from a run that agrees (over twice REST_SPREAD: a glint or noise taken for the
+        # ball, seed 800024) is set aside: the run goes on if the next sighting agrees with it again, and
+        # restarts from the latest sightings if not (the ball moved).  Set aside, it is not a frame at rest.
+        # A sighting just outside the spread is the ball creeping on: the run's oldest sightings drop.
+        if on_track:
+            window, self.rest_odd = [], None
+        else:
+            window = (self.rest_window + [rel])[-(self.opt.rest_frames + 1):]
+            if _spread(window) > 2 * REST_SPREAD and len(self.rest_window) >= 2 and self.rest_odd is None:
+                self.rest_odd, window = rel, self.rest_window
+            else:
+                if _spread(window) > REST_SPREAD and self.rest_odd is not None:
+                    window = (self.rest_window + [self.rest_odd, rel])[-(self.opt.rest_frames + 1):]
+                self.rest_odd = None
+                while window and _spread(window) > REST_SPREAD:
+                    window.pop(0)  # the longest recent run of sightings that agree
         self.rest_window = window
         self.rest_count = max(0, len(window) - 1)
         self.rel_prev = rel

@@ -100,6 +100,15 @@ def test_a_jittery_sighting_of_the_resting_ball_does_not_restart_the_rest_count(
     assert spins[0].frame - truth["rest_frame"] <= 5
 
 
+def test_one_stray_sighting_of_the_resting_ball_is_set_aside() -> None:
+    # Seed 800024 at strength 0.4: one sighting 0.1 rad off the resting ball (two frames after it came to
+    # rest) restarted the rest count, and the answer came 11 frames (367 ms at 30 fps) after rest.
+    truth = S.truth(800024, "ok", 0.4)
+    spins = read_spins(enumerate(S.frames(800024, "ok", 0.4)), RouletteReader(S.calibration()))
+    assert spins[0].status == "ok" and spins[0].number == truth["number"]
+    assert spins[0].frame - truth["rest_frame"] <= 8
+
+
 def test_a_ball_creeping_through_its_pocket_is_not_at_rest() -> None:
     from drivers.vision.roulette import REST_SPREAD, _spread
     creeping = [0.01 * i for i in range(9)]  # 0.01 rad a frame: every step under the old 0.02 test
