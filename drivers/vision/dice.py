@@ -24,7 +24,7 @@ from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
-from drivers.vision.fastmath import masked_median, median_rows
+from drivers.vision.fastmath import masked_median, median_rows, transform3
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
@@ -187,14 +187,15 @@ class DiceReader(DetectorJoin):
 
         The distance is |dL| + 2|da| + 2|db| capped at 255, computed only inside ``roi`` (x0, y0, x1, y1:
         the table's box, outside which nothing is looked at) and 0 outside it.  uint8 absdiff and a
-        saturating weighted sum give exactly the capped int16 sum.
+        saturating weighted sum (fastmath.transform3: exact in OpenCV's fixed point) give exactly the
+        capped int16 sum.
         """
         h, w = half.shape[:2]
         x0, y0, x1, y1 = roi or (0, 0, w, h)
         background, blab = self._background_lab(half, die, (x0, y0, x1, y1))
         lab = cv2.cvtColor(half[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         dist = np.zeros((h, w), np.uint8)
-        dist[y0:y1, x0:x1] = cv2.transform(cv2.absdiff(lab, blab), _FOREGROUND_WEIGHTS)
+        dist[y0:y1, x0:x1] = transform3(cv2.absdiff(lab, blab), _FOREGROUND_WEIGHTS)
         return dist, background
 
     def _blobs(self, image: np.ndarray, die: float) -> tuple[list[_Blob], np.ndarray]:

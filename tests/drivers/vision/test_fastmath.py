@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import masked_median, median_rows, percentile_band
+from drivers.vision.fastmath import masked_median, median_rows, percentile_band, transform3
 
 RNG = np.random.default_rng(20261129)
 
@@ -85,6 +85,7 @@ def test_foreground_distance_is_the_capped_int16_sum() -> None:
         d = np.abs(a.astype(np.int16) - b.astype(np.int16))
         want = np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8)
         assert np.array_equal(cv2.transform(cv2.absdiff(a, b), _FOREGROUND_WEIGHTS), want)
+        assert np.array_equal(transform3(cv2.absdiff(a, b), _FOREGROUND_WEIGHTS), want)
     dist = RNG.integers(0, 256, (48, 64), dtype=np.uint8)
     for threshold in (-3.0, 0.0, 37.5, 38.0, 254.5, 255.0, 300.0):
         _, mask = cv2.threshold(dist, threshold, 255, cv2.THRESH_BINARY)
@@ -101,3 +102,23 @@ def test_the_mask_enlarged_by_its_box_is_the_mask_enlarged() -> None:
             boxed[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
                 mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
         assert np.array_equal(boxed, cv2.resize(mask, (640, 480), interpolation=cv2.INTER_NEAREST))
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3])
+@pytest.mark.parametrize("offset", [False, True])
+def test_transform3_is_cv2_transform_on_whole_numbers(rows: int, offset: bool) -> None:
+    """The fast three-channel kernel gives cv2.transform's numbers on the inputs the reader gives it: float32
+    Lab of uint8 pixels against whole-number colour differences (sidepips, footprint), and uint8 pixels
+    with small whole weights (the foreground)."""
+    for _ in range(10):
+        lab = RNG.integers(0, 256, (RNG.integers(1, 95), RNG.integers(1, 95), 3)).astype(np.float32)
+        m = RNG.integers(-510, 511, (rows, 4 if offset else 3)).astype(np.float32)
+        if offset:
+            m[:, 3] = RNG.integers(-200_000, 200_001, rows)
+        want, got = cv2.transform(lab, m), transform3(lab, m)
+        assert got.shape == want.shape and np.array_equal(got, want)
+        flat = lab.reshape(-1, 1, 3)  # the footprint's layout
+        assert np.array_equal(transform3(flat, m.astype(np.float64)), cv2.transform(flat, m.astype(np.float64)))
+        u8 = RNG.integers(0, 256, lab.shape, dtype=np.uint8)
+        w = RNG.integers(0, 4, (rows, 3)).astype(np.float64)
+        assert np.array_equal(transform3(u8, w), cv2.transform(u8, w))
