@@ -82,7 +82,7 @@ def percentile_band(values: np.ndarray, low: float, high: float) -> np.ndarray:
     if n < 2 or lo_i is None or hi_i is None or hi_i[0] + 1 >= n:
         lo, hi = np.percentile(values.astype(np.float32), (low, high))
         return (values >= lo) & (values <= hi)
-    cum = np.cumsum(cv2.calcHist([np.ascontiguousarray(values).reshape(-1, 1)], [0], None, [256], [0, 256]).ravel())
+    cum = np.cumsum(np.bincount(values.ravel(), minlength=256))
     lo_v = int(_kth(cum, lo_i[0] + (1 if lo_i[1] > 0 else 0)))
     hi_v = int(_kth(cum, hi_i[0]))
     return (values >= lo_v) & (values <= hi_v)

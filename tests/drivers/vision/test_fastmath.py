@@ -3,6 +3,7 @@ per-patch colour conversions done once give what converting each slice gives."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import cv2
@@ -122,3 +123,56 @@ def test_transform3_is_cv2_transform_on_whole_numbers(rows: int, offset: bool) -
         u8 = RNG.integers(0, 256, lab.shape, dtype=np.uint8)
         w = RNG.integers(0, 4, (rows, 3)).astype(np.float64)
         assert np.array_equal(transform3(u8, w), cv2.transform(u8, w))
+
+
+def test_pair_distances_are_np_hypot_per_pair() -> None:
+    """The pip layout check's distances: one np.hypot over all pairs equals one call per pair, in loop order."""
+    from drivers.vision.pips import _pair_distances
+    for n in range(2, 8):
+        for _ in range(200):
+            pts = RNG.uniform(0, 64, (n, 2))
+            want = [float(np.hypot(*(pts[i] - pts[j]))) for i in range(n) for j in range(i + 1, n)]
+            assert _pair_distances(pts) == want
+
+
+def test_axis_ratios_are_np_cov_and_eigvalsh_per_component() -> None:
+    from drivers.vision.pips import _axis_ratios
+    for _ in range(200):
+        comps = []
+        for _ in range(RNG.integers(0, 7)):
+            blob = RNG.random((RNG.integers(1, 12), RNG.integers(1, 12))) < RNG.uniform(0.2, 1.0)
+            comps.append(np.nonzero(blob))
+        want = []
+        for ys, xs in comps:
+            if len(xs) < 3:
+                want.append(1.0)
+            else:
+                ev = np.linalg.eigvalsh(np.cov(np.array([xs, ys], dtype=np.float64)))
+                want.append(math.sqrt(max(ev[0], 1e-6) / max(ev[1], 1e-6)))
+        assert _axis_ratios(comps) == want
+
+
+def test_stray_pips_in_the_masks_box_are_those_of_the_whole_mask() -> None:
+    """Contours traced in the box of the set pixels (with its offset) are the whole mask's contours."""
+    from drivers.vision.dice import DiceReader
+    for _ in range(100):
+        mask = np.zeros((480, 640), np.uint8)
+        for _ in range(RNG.integers(0, 12)):
+            cv2.circle(mask, (int(RNG.integers(0, 640)), int(RNG.integers(0, 480))), int(RNG.integers(1, 9)), 255, -1)
+        mask[RNG.random((480, 640)) < 0.0005] = 255
+        box = cv2.boundingRect(mask)
+        for die in (20.0, 40.0):
+            boxes = [(int(RNG.integers(0, 600)), int(RNG.integers(0, 440)), 40, 40)]
+            assert DiceReader._stray_pips(mask, die, boxes, box) == DiceReader._stray_pips(mask, die, boxes)
+        whole, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if box[2]:
+            x, y, w, h = box
+            part, _ = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+            assert len(part) == len(whole) and all(np.array_equal(p, q) for p, q in zip(part, whole))
+
+
+def test_a_count_over_the_size_is_the_boolean_mean() -> None:
+    """tilt_evidence's side share: np.count_nonzero / size is float(mask.mean()) (both one rounded division)."""
+    for _ in range(500):
+        side = RNG.random((64, 64)) < RNG.uniform(0, 1)
+        assert np.count_nonzero(side) / side.size == float(side.mean())
