@@ -167,7 +167,8 @@ def test_stray_pips_in_the_masks_box_are_those_of_the_whole_mask() -> None:
         whole, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if box[2]:
             x, y, w, h = box
-            part, _ = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+            part, _ = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(x, y))
             assert len(part) == len(whole) and all(np.array_equal(p, q) for p, q in zip(part, whole))
 
 
