@@ -24,7 +24,7 @@ from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
-from drivers.vision.fastmath import masked_median, median_rows
+from drivers.vision.fastmath import masked_median, median_rows, transform3
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
@@ -132,7 +132,8 @@ class DiceReader(DetectorJoin):
         self._scale = 1
         self._table_half: np.ndarray | None = None
         self._table_small: np.ndarray | None = None
-        self._off_table_small: np.ndarray | None = None
+        self._off_table_index: np.ndarray | None = None  # flat indices of the small image's pixels off the table
+        self._mask_box: tuple[int, int, int, int] | None = None  # the last full-size mask's set pixels lie in it
         self._table_box = (0, 0, 0, 0)  # the table mask's box at half scale (x0, y0, x1, y1)
         self._measuring = False  # measure_die_sizes is reading: measure every die's colour footprint
         # What the last read measured per die and which blobs it set aside: a record for tuning the
@@ -163,8 +164,8 @@ class DiceReader(DetectorJoin):
             if self._table_small is None or self._table_small.shape != small.shape[:2]:
                 self._table_small = cv2.resize(cal.mask(), (small.shape[1], small.shape[0]),
                                                interpolation=cv2.INTER_NEAREST) > 0
-                self._off_table_small = ~self._table_small
-            small[self._off_table_small] = masked_median(small, self._table_small).astype(np.uint8)
+                self._off_table_index = np.flatnonzero(~self._table_small)
+            small.reshape(-1, 3)[self._off_table_index] = masked_median(small, self._table_small).astype(np.uint8)
         k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))
@@ -187,14 +188,15 @@ class DiceReader(DetectorJoin):
 
         The distance is |dL| + 2|da| + 2|db| capped at 255, computed only inside ``roi`` (x0, y0, x1, y1:
         the table's box, outside which nothing is looked at) and 0 outside it.  uint8 absdiff and a
-        saturating weighted sum give exactly the capped int16 sum.
+        saturating weighted sum (fastmath.transform3: exact in OpenCV's fixed point) give exactly the
+        capped int16 sum.
         """
         h, w = half.shape[:2]
         x0, y0, x1, y1 = roi or (0, 0, w, h)
         background, blab = self._background_lab(half, die, (x0, y0, x1, y1))
         lab = cv2.cvtColor(half[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
         dist = np.zeros((h, w), np.uint8)
-        dist[y0:y1, x0:x1] = cv2.transform(cv2.absdiff(lab, blab), _FOREGROUND_WEIGHTS)
+        dist[y0:y1, x0:x1] = transform3(cv2.absdiff(lab, blab), _FOREGROUND_WEIGHTS)
         return dist, background
 
     def _blobs(self, image: np.ndarray, die: float) -> tuple[list[_Blob], np.ndarray]:
@@ -239,12 +241,14 @@ class DiceReader(DetectorJoin):
         if sc > 1 and (w, h) == (2 * hw, 2 * hh):
             # Only the box of what is set is enlarged (nearest, by exactly 2: the same pixels as the whole).
             x0, y0, bw, bh = cv2.boundingRect(mask)
+            self._mask_box = (2 * x0, 2 * y0, 2 * bw, 2 * bh)
             full = np.zeros((h, w), np.uint8)
             if bw and bh:
                 full[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
                     mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
         else:
             full = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) if sc > 1 else mask
+            self._mask_box = None
         return blobs, full
 
     def _die_size(self, image: np.ndarray) -> float:
@@ -398,7 +402,7 @@ class DiceReader(DetectorJoin):
         if not photo:
             problems.extend(self._size_checks(measured, split_parts))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
-        if self._stray_pips(mask, die, [b.box for b in blobs]):
+        if self._stray_pips(mask, die, [b.box for b in blobs], self._mask_box):
             problems.append("marks like pips outside every die found (a die not seen?)")
         if any("large object" in p for p in problems):
             return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
@@ -483,9 +487,21 @@ class DiceReader(DetectorJoin):
         return float(np.sqrt(np.sum(d ** 2))) < FELT_LIKE or float(np.hypot(d[1], d[2])) < FELT_CHROMA
 
     @staticmethod
-    def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]]) -> bool:
-        """Pip-sized round marks outside every blob: the pips of a die the felt hides (white on white)."""
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    def _stray_pips(mask: np.ndarray, die: float, boxes: list[tuple[int, int, int, int]],
+                    box: tuple[int, int, int, int] | None = None) -> bool:
+        """Pip-sized round marks outside every blob: the pips of a die the felt hides (white on white).
+
+        ``box`` (x, y, w, h): where every set pixel of the mask lies, when known; the contours are then
+        traced in it alone (findContours pads its input with a zero border: the same contours, offset).
+        """
+        if box is not None:
+            x, y, w, h = box
+            if not w or not h:
+                return False
+            contours, _ = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                           offset=(x, y))
+        else:
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         marks = []
         pad = 0.3 * die
         for c in contours:

@@ -6,6 +6,7 @@ each against numpy on random data.  ``np.median(a, axis=0)`` on an (N, 3) array 
 along a strided axis and ``np.percentile`` carries a lot of generic machinery; a die patch has
 only a few thousand pixels, so that overhead was a large share of the reader's time per die.
 Medians of uint8 pixels come from a partition of contiguous channels or from histograms.
+``transform3`` routes a colour transform through OpenCV's faster three-channel kernel.
 """
 
 from __future__ import annotations
@@ -81,7 +82,27 @@ def percentile_band(values: np.ndarray, low: float, high: float) -> np.ndarray:
     if n < 2 or lo_i is None or hi_i is None or hi_i[0] + 1 >= n:
         lo, hi = np.percentile(values.astype(np.float32), (low, high))
         return (values >= lo) & (values <= hi)
-    cum = np.cumsum(cv2.calcHist([np.ascontiguousarray(values).reshape(-1, 1)], [0], None, [256], [0, 256]).ravel())
+    cum = np.cumsum(np.bincount(values.ravel(), minlength=256))
     lo_v = int(_kth(cum, lo_i[0] + (1 if lo_i[1] > 0 else 0)))
     hi_v = int(_kth(cum, hi_i[0]))
     return (values >= lo_v) & (values <= hi_v)
+
+
+def transform3(src: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``cv2.transform(src, m)`` for a 3-channel ``src`` and a matrix of 1 to 3 rows (3 or 4 columns).
+
+    OpenCV has a fast kernel for three channels in and three out, and a general one, several times
+    slower, for any other output count (one or two, as the reader's colour tests have).  The matrix is
+    padded with zero rows to three and the extra channels are dropped (a view).  Both kernels give
+    the same numbers wherever the results are exact: uint8 pixels with small whole coefficients
+    (OpenCV's fixed point holds them exactly), or float32 pixels and coefficients that are whole
+    numbers whose products and sums stay below 2**24 in magnitude (Lab of uint8 pixels and
+    differences of such colours).  The callers are of these kinds; elsewhere use cv2.transform.
+    """
+    rows = m.shape[0]
+    if rows == 3:
+        return cv2.transform(src, m)
+    padded = np.zeros((3, m.shape[1]), m.dtype)
+    padded[:rows] = m
+    out = cv2.transform(src, padded)
+    return out[..., 0] if rows == 1 else out[..., :rows]

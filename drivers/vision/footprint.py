@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from drivers.vision.fastmath import masked_median, percentile_band
+from drivers.vision.fastmath import masked_median, percentile_band, transform3
 
 SIDE_SHADE = 0.6  # a side face seen from above at a grazing light: this share of the top face's brightness
 
@@ -41,16 +41,16 @@ def _closer(pixels: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> l
     """For each colour pair (a, b): the pixels (last axis L, a, b; float32) strictly nearer a than b.
 
     |p - a|^2 < |p - b|^2 exactly when 2 p.(a - b) + |b|^2 - |a|^2 > 0: a linear map per pair, all pairs
-    in one cv2.transform.  Where pixels and colours are whole numbers (Lab of uint8 pixels) every term
-    is an integer below 2**24, exact in float32, so the answer is _sq_dist's comparison; colours that are
-    not whole numbers are compared through _sq_dist itself.
+    in one transform (fastmath.transform3).  Where pixels and colours are whole numbers (Lab of uint8
+    pixels) every term is an integer below 2**24, exact in float32, so the answer is _sq_dist's
+    comparison; colours that are not whole numbers are compared through _sq_dist itself.
     """
     values = [[float(v) for v in a] + [float(v) for v in b] for a, b in pairs]
     if not all(v.is_integer() and abs(v) <= 255 for row in values for v in row):
         return [_sq_dist(pixels, a) < _sq_dist(pixels, b) for a, b in pairs]
     rows = [[2 * (a0 - b0), 2 * (a1 - b1), 2 * (a2 - b2), b0 * b0 + b1 * b1 + b2 * b2 - a0 * a0 - a1 * a1 - a2 * a2]
             for a0, a1, a2, b0, b1, b2 in values]
-    f = cv2.transform(pixels.reshape(-1, 1, 3), np.array(rows)).reshape(*pixels.shape[:-1], len(pairs))
+    f = transform3(pixels.reshape(-1, 1, 3), np.array(rows)).reshape(*pixels.shape[:-1], len(pairs))
     return [f[..., i] > 0 for i in range(len(pairs))]
 
 

@@ -30,10 +30,23 @@ LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def _signature(points: np.ndarray) -> np.ndarray:
-    """Sorted pairwise distances over the largest one: rotation- and scale-free."""
-    n = len(points)
-    d = [float(np.hypot(*(points[i] - points[j]))) for i in range(n) for j in range(i + 1, n)]
+_PAIRS = {n: np.triu_indices(n, 1) for n in range(2, 7)}  # (i, j), i < j, in the order of two nested loops
+
+
+def _pair_distances(points: np.ndarray) -> list[float]:
+    """The distance of every pair of points (n x 2, n <= 6), pairs (i, j) with i < j in loop order.
+
+    One np.hypot over all pairs: elementwise it is the same C hypot as one call per pair (tested).
+    """
+    i, j = _PAIRS[len(points)] if len(points) in _PAIRS else np.triu_indices(len(points), 1)
+    d = points[i] - points[j]
+    return np.hypot(d[:, 0], d[:, 1]).tolist()
+
+
+def _signature(points: np.ndarray, distances: list[float] | None = None) -> np.ndarray:
+    """Sorted pairwise distances over the largest one: rotation- and scale-free.  ``distances``: the
+    points' _pair_distances, when the caller has them."""
+    d = list(_pair_distances(points) if distances is None else distances)
     d.sort()
     top = d[-1] if d and d[-1] > 0 else 1.0
     return np.array(d) / top
@@ -100,8 +113,9 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
     mask[:, -4:] = 0
     count, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     kept = []
+    rows = stats.tolist()  # Python ints: the same tests, without numpy scalars
     for i in range(1, count):
-        x, y, w, h, area = stats[i]
+        x, y, w, h, area = rows[i]
         if area < 6 or area > PATCH * PATCH * 0.12:
             continue
         if x <= 4 or y <= 4 or x + w >= PATCH - 4 or y + h >= PATCH - 4:
@@ -109,9 +123,10 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
         if area / float(w * h) < 0.45:
             continue  # not filled enough for a pip (checked before the costlier axis ratio)
         kept.append(i)
-    ratios = _axis_ratios([np.nonzero(labels[stats[i][1]:stats[i][1] + stats[i][3],
-                                             stats[i][0]:stats[i][0] + stats[i][2]] == i) for i in kept])
-    pips = [(float(cents[i][0]), float(cents[i][1]), float(stats[i][4]), r) for i, r in zip(kept, ratios)]
+    boxes = [rows[i] for i in kept]
+    ratios = _axis_ratios([np.nonzero(labels[y:y + h, x:x + w] == i) for i, (x, y, w, h, _) in zip(kept, boxes)])
+    centres = cents.tolist()
+    pips = [(centres[i][0], centres[i][1], float(rows[i][4]), r) for i, r in zip(kept, ratios)]
     if not contrast:
         return pips, 0.0
     return pips, float(np.median(dist[mask > 0])) - level if mask.any() else 0.0
@@ -120,15 +135,16 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
 def _axis_ratios(components: list[tuple[np.ndarray, np.ndarray]]) -> list[float]:
     """Short over long principal spread of each component's pixels ((ys, xs); 1.0 below 3 pixels).
 
-    The covariance is np.cov's own arithmetic (mean, centre, dot, scale), without its generic
-    checks, and the eigenvalues of all components come from one np.linalg.eigvalsh call (the same
-    LAPACK routine per matrix as one call each): the same numbers as np.cov and eigvalsh per pip.
+    The covariance is np.cov's own arithmetic (the mean as np.mean computes it, the sum over the count;
+    centre, dot, scale), without its generic checks, and the eigenvalues of all components come from
+    one np.linalg.eigvalsh call (the same LAPACK routine per matrix as one call each): the same
+    numbers as np.cov and eigvalsh per pip.
     """
     covs = []
     for ys, xs in components:
         if len(xs) >= 3:
             m = np.array([xs, ys], dtype=np.float64)
-            m -= m.mean(axis=1)[:, None]
+            m -= (m.sum(axis=1) / len(xs))[:, None]
             c = np.dot(m, m.T.conj())
             c *= np.true_divide(1, len(xs) - 1)
             covs.append(c)
@@ -171,7 +187,7 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None, lab: np
     # A side face is a strip several pixels wide; blur leaves a ring one or two pixels wide.
     side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
     squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)
-    return float(side.mean()), float(squeeze)
+    return np.count_nonzero(side) / side.size, float(squeeze)  # side.mean(): the count over the size
 
 
 def read_face(patch: np.ndarray, felt_lab: np.ndarray | None = None,
@@ -242,7 +258,7 @@ def _judge(pips: list[tuple[float, float, float, float]]) -> FaceReading:
         return FaceReading(1, conf, "", 0.0, ratio, pip_area=area / (PATCH * PATCH))
     if areas.max() > 3.0 * areas.min():
         return FaceReading(None, 0.2, "pips of very different sizes", 0.0, roundness)
-    d = [float(np.hypot(*(pts[i] - pts[j]))) for i in range(n) for j in range(i + 1, n)]
+    d = _pair_distances(pts)
     spread = max(d) / PATCH
     if spread < 0.3 or spread > 0.95:
         return FaceReading(None, 0.2, f"{n} marks spread unlike a die face", spread, roundness)
@@ -253,7 +269,7 @@ def _judge(pips: list[tuple[float, float, float, float]]) -> FaceReading:
     if n == 2:
         err = 0.0
     else:
-        err = float(np.max(np.abs(_signature(pts) - SIGNATURES[n])))
+        err = float(np.max(np.abs(_signature(pts, d) - SIGNATURES[n])))
     if err > 0.16:
         return FaceReading(None, 0.2, f"{n} marks not in a die's layout", spread, roundness)
     conf = max(0.0, 1.0 - err * 3.0) * (0.95 if roundness > 0.6 else 0.7)

@@ -3,13 +3,14 @@ per-patch colour conversions done once give what converting each slice gives."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import masked_median, median_rows, percentile_band
+from drivers.vision.fastmath import masked_median, median_rows, percentile_band, transform3
 
 RNG = np.random.default_rng(20261129)
 
@@ -85,6 +86,7 @@ def test_foreground_distance_is_the_capped_int16_sum() -> None:
         d = np.abs(a.astype(np.int16) - b.astype(np.int16))
         want = np.clip(d[..., 0] + 2 * d[..., 1] + 2 * d[..., 2], 0, 255).astype(np.uint8)
         assert np.array_equal(cv2.transform(cv2.absdiff(a, b), _FOREGROUND_WEIGHTS), want)
+        assert np.array_equal(transform3(cv2.absdiff(a, b), _FOREGROUND_WEIGHTS), want)
     dist = RNG.integers(0, 256, (48, 64), dtype=np.uint8)
     for threshold in (-3.0, 0.0, 37.5, 38.0, 254.5, 255.0, 300.0):
         _, mask = cv2.threshold(dist, threshold, 255, cv2.THRESH_BINARY)
@@ -101,3 +103,77 @@ def test_the_mask_enlarged_by_its_box_is_the_mask_enlarged() -> None:
             boxed[2 * y0:2 * (y0 + bh), 2 * x0:2 * (x0 + bw)] = cv2.resize(
                 mask[y0:y0 + bh, x0:x0 + bw], (2 * bw, 2 * bh), interpolation=cv2.INTER_NEAREST)
         assert np.array_equal(boxed, cv2.resize(mask, (640, 480), interpolation=cv2.INTER_NEAREST))
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3])
+@pytest.mark.parametrize("offset", [False, True])
+def test_transform3_is_cv2_transform_on_whole_numbers(rows: int, offset: bool) -> None:
+    """The fast three-channel kernel gives cv2.transform's numbers on the inputs the reader gives it: float32
+    Lab of uint8 pixels against whole-number colour differences (sidepips, footprint), and uint8 pixels
+    with small whole weights (the foreground)."""
+    for _ in range(10):
+        lab = RNG.integers(0, 256, (RNG.integers(1, 95), RNG.integers(1, 95), 3)).astype(np.float32)
+        m = RNG.integers(-510, 511, (rows, 4 if offset else 3)).astype(np.float32)
+        if offset:
+            m[:, 3] = RNG.integers(-200_000, 200_001, rows)
+        want, got = cv2.transform(lab, m), transform3(lab, m)
+        assert got.shape == want.shape and np.array_equal(got, want)
+        flat = lab.reshape(-1, 1, 3)  # the footprint's layout
+        assert np.array_equal(transform3(flat, m.astype(np.float64)), cv2.transform(flat, m.astype(np.float64)))
+        u8 = RNG.integers(0, 256, lab.shape, dtype=np.uint8)
+        w = RNG.integers(0, 4, (rows, 3)).astype(np.float64)
+        assert np.array_equal(transform3(u8, w), cv2.transform(u8, w))
+
+
+def test_pair_distances_are_np_hypot_per_pair() -> None:
+    """The pip layout check's distances: one np.hypot over all pairs equals one call per pair, in loop order."""
+    from drivers.vision.pips import _pair_distances
+    for n in range(2, 8):
+        for _ in range(200):
+            pts = RNG.uniform(0, 64, (n, 2))
+            want = [float(np.hypot(*(pts[i] - pts[j]))) for i in range(n) for j in range(i + 1, n)]
+            assert _pair_distances(pts) == want
+
+
+def test_axis_ratios_are_np_cov_and_eigvalsh_per_component() -> None:
+    from drivers.vision.pips import _axis_ratios
+    for _ in range(200):
+        comps = []
+        for _ in range(RNG.integers(0, 7)):
+            blob = RNG.random((RNG.integers(1, 12), RNG.integers(1, 12))) < RNG.uniform(0.2, 1.0)
+            comps.append(np.nonzero(blob))
+        want = []
+        for ys, xs in comps:
+            if len(xs) < 3:
+                want.append(1.0)
+            else:
+                ev = np.linalg.eigvalsh(np.cov(np.array([xs, ys], dtype=np.float64)))
+                want.append(math.sqrt(max(ev[0], 1e-6) / max(ev[1], 1e-6)))
+        assert _axis_ratios(comps) == want
+
+
+def test_stray_pips_in_the_masks_box_are_those_of_the_whole_mask() -> None:
+    """Contours traced in the box of the set pixels (with its offset) are the whole mask's contours."""
+    from drivers.vision.dice import DiceReader
+    for _ in range(100):
+        mask = np.zeros((480, 640), np.uint8)
+        for _ in range(RNG.integers(0, 12)):
+            cv2.circle(mask, (int(RNG.integers(0, 640)), int(RNG.integers(0, 480))), int(RNG.integers(1, 9)), 255, -1)
+        mask[RNG.random((480, 640)) < 0.0005] = 255
+        box = cv2.boundingRect(mask)
+        for die in (20.0, 40.0):
+            boxes = [(int(RNG.integers(0, 600)), int(RNG.integers(0, 440)), 40, 40)]
+            assert DiceReader._stray_pips(mask, die, boxes, box) == DiceReader._stray_pips(mask, die, boxes)
+        whole, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if box[2]:
+            x, y, w, h = box
+            part, _ = cv2.findContours(mask[y:y + h, x:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(x, y))
+            assert len(part) == len(whole) and all(np.array_equal(p, q) for p, q in zip(part, whole))
+
+
+def test_a_count_over_the_size_is_the_boolean_mean() -> None:
+    """tilt_evidence's side share: np.count_nonzero / size is float(mask.mean()) (both one rounded division)."""
+    for _ in range(500):
+        side = RNG.random((64, 64)) < RNG.uniform(0, 1)
+        assert np.count_nonzero(side) / side.size == float(side.mean())
