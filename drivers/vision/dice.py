@@ -47,6 +47,9 @@ HIDDEN_TOP_SHORT = 0.95  # ... together with a top face shorter than this (of a 
 STRIP_LONG = 1.45  # an unreadable object off the area at least this long (die sides) ...
 STRIP_SHORT = 0.8  # ... and narrower than this is a strip, not a die (tuning: dice off the area that long: 0.9+ wide)
 STRIP_OFF_AREA = "an object off the throw area shaped like a strip, not a die (felt lit along the table's edge?)"
+# The calibrated table's felt estimate: a median on a grid 1/FELT_GRID of the foreground's half scale (photo mode:
+# 1/4, as before branch speed3; 8 was checked, not tuned, on 3,000 tuning throws: docs/performance.md).
+FELT_GRID = 8
 VOID_FOOTPRINT = 1.35  # a die footprint longer than this (die sizes) shows a side face: corroborates a tilt
 # The face model (drivers/vision/facemodel.py): thresholds chosen on the tuning seeds 300000-300899 and the
 # photos' train half (tools/vision_model/agreement.py), measured on seeds 500000+ and the photos' test half
@@ -150,15 +153,24 @@ class DiceReader(DetectorJoin):
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
     # read from the full frame.
-    def _background(self, half: np.ndarray, die: float) -> np.ndarray:
-        """The felt (half scale) as it would look without dice: the calibrated frame, else a wide median."""
+    def _background(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray | None]:
+        """The felt (half scale) as it would look without dice, BGR, and its Lab where computed here.
+
+        The calibrated empty frame when there is one (Lab: None, the caller converts and keeps it);
+        else a wide median of the frame on a coarse grid (1/FELT_GRID of half scale; 1/4 in photo
+        mode), enlarged.  On a calibrated table the median is also converted to Lab on that grid and
+        the Lab enlarged, instead of converting the enlarged felt (a quarter of the reader's Lab
+        work, and the felt estimate is a smooth guess either way): docs/performance.md, "Dice
+        reader speed, second pass".
+        """
         cal = self.calibration
         h, w = half.shape[:2]
         if cal is not None and cal.felt is not None and cal.felt.shape[0] // h == cal.felt.shape[1] // w >= 1:
             if self._felt_half is None or self._felt_half.shape != half.shape:
                 self._felt_half = cv2.resize(cal.felt, (w, h), interpolation=cv2.INTER_AREA)
-            return self._felt_half
-        small = cv2.resize(half, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+            return self._felt_half, None
+        step = FELT_GRID if cal is not None else 4
+        small = cv2.resize(half, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
         if cal is not None and cal.table is not None:
             # Outside the table (rail, floor) would bleed into the felt's median: paint it felt.
             if self._table_small is None or self._table_small.shape != small.shape[:2]:
@@ -166,16 +178,21 @@ class DiceReader(DetectorJoin):
                                                interpolation=cv2.INTER_NEAREST) > 0
                 self._off_table_index = np.flatnonzero(~self._table_small)
             small.reshape(-1, 3)[self._off_table_index] = masked_median(small, self._table_small).astype(np.uint8)
-        k = max(5, int(die * 3 / 4) | 1)  # die is in half-scale pixels; small is 1/4 of half
+        k = max(5, int(die * 3 / step) | 1)  # die is in half-scale pixels: a median 3/4 of a die wide
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))
-        return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+        felt = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+        if cal is None:
+            return felt, None
+        return felt, cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2LAB), (w, h), interpolation=cv2.INTER_LINEAR)
 
     def _background_lab(self, half: np.ndarray, die: float,
                         roi: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
         """(felt BGR at half scale, felt Lab inside ``roi`` (x0, y0, x1, y1)); the calibrated felt's Lab is kept."""
-        bg = self._background(half, die)
+        bg, lab = self._background(half, die)
         x0, y0, x1, y1 = roi
+        if lab is not None:
+            return bg, lab[y0:y1, x0:x1]
         if bg is self._felt_half:
             if self._felt_lab is None:
                 self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB)
