@@ -129,6 +129,7 @@ class DiceReader(DetectorJoin):
         self._detector_model = detector_model
         self._detector: DiceDetector | None = None
         self.detector_note = ""  # why the detector is not in use, once a photo-mode read tried to load it
+        self.split_merged = True  # photo mode: a die box holding two or more detections is read as those dice
         self._last_background: np.ndarray | None = None
         self._felt_half: np.ndarray | None = None
         self._felt_lab: np.ndarray | None = None

@@ -21,7 +21,6 @@ from drivers.vision.pips import read_face, rectify
 # Chosen on the train half of the real photos.
 DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
 DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
-SPLIT_MERGED = True  # a die box holding two or more detections is read as those dice (branch photosplit)
 
 
 class DetectorJoin:
@@ -35,6 +34,7 @@ class DetectorJoin:
         last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]]
         _last_background: np.ndarray | None
         _scale: int
+        split_merged: bool
 
     def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
         """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
@@ -68,7 +68,7 @@ class DetectorJoin:
                 again = self._read_detected(image, inside[0].box)[0]
                 if again is not None and again != d.value:
                     problems.append(f"the die at {list(d.box)} reads {d.value} or {again}")
-        used = self._split_merged(image, dice, merged) if SPLIT_MERGED else set()
+        used = self._split_merged(image, dice, merged) if self.split_merged else set()
         for det in found:
             if id(det) in used:
                 continue

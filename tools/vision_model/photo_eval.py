@@ -63,10 +63,12 @@ def cache_path(half: str) -> Path:
     return CACHE.get(half, Path(f"/tmp/photo_eval_{half}.pkl"))
 
 
-def dump(half: str, photos: Path, detector: Path | None = None) -> list[Shot]:
-    """``detector``: another detector model (train_detector.py --fold K, to judge rules on unseen photos)."""
+def dump(half: str, photos: Path, detector: Path | None = None, split: bool = True) -> list[Shot]:
+    """``detector``: another detector model (train_detector.py --fold K, to judge rules on unseen photos);
+    ``split``: False reads without the split of dice read as one (DiceReader.split_merged)."""
     cv2.setNumThreads(1)
     reader = DiceReader(face_model=False) if detector is None else DiceReader(face_model=False, detector_model=detector)
+    reader.split_merged = split
     shots: list[Shot] = []
     for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
         for path in iter_labelled_images(sub, half):
@@ -214,7 +216,7 @@ def speed(shots: list[Shot], passes: int = 3) -> dict:
 
 def split_speed(half: str, photos: Path, passes: int = 2) -> dict:
     """Photo mode's whole read a photo (CPU time, one thread: a loaded machine weighs on wall time), with
-    and without the split of dice read as one (photo_join.SPLIT_MERGED), in alternate passes."""
+    and without the split of dice read as one (DiceReader.split_merged), in alternate passes."""
     import time
     cv2.setNumThreads(1)
     images = [cv2.imread(str(p)) for sub in sorted(q for q in photos.iterdir() if q.is_dir())
@@ -235,12 +237,11 @@ def split_speed(half: str, photos: Path, passes: int = 2) -> dict:
     reader._split_merged = timed.__get__(reader)
     for _ in range(passes):
         for split in (False, True):
-            photo_join.SPLIT_MERGED = split
+            reader.split_merged = split
             started = time.process_time()
             for image in images:
                 reader.read(image)
             took[split] += time.process_time() - started
-    photo_join.SPLIT_MERGED = True
     per = 1000 / passes / len(images)
     return {"photos": len(images), "cpu_ms_per_photo_no_split": round(took[False] * per, 2),
             "cpu_ms_per_photo_split": round(took[True] * per, 2), "cpu_ms_per_photo_in_the_split": round(inside[0] * per, 3)}
@@ -266,16 +267,14 @@ def main() -> int:
     parser.add_argument("--detector", type=Path, default=None,
                         help="dump: the photo-mode detector model (default: the shipped one)")
     parser.add_argument("--no-split", action="store_true",
-                        help="dump: without photo mode's split of dice read as one (photo_join.SPLIT_MERGED)")
+                        help="dump: without photo mode's split of dice read as one (DiceReader.split_merged)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
     if args.cache is not None:
         CACHE[args.half] = args.cache
     if args.what == "dump":
-        if args.no_split:
-            photo_join.SPLIT_MERGED = False
-        shots = dump(args.half, args.photos, args.detector)
+        shots = dump(args.half, args.photos, args.detector, split=not args.no_split)
         print(f"{len(shots)} photos, {sum(len(s.patches) for s in shots)} patches -> {cache_path(args.half)}")
         return 0
     if args.what == "split-speed":

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision import photo_join
 from drivers.vision.detector import MODEL_PATH, DiceDetector, Detection
 from drivers.vision.dice import DiceReader, Die
 from drivers.vision.labels import iter_labelled_images, label_path_for, overlap, photo_split, read_yolo_labels
@@ -152,7 +151,7 @@ def test_a_low_peak_is_not_a_die_but_backs_a_read_one() -> None:
 
 
 @pytest.mark.parametrize("value", [4, 6])
-def test_two_dice_read_as_one_box_are_read_as_two(value: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_dice_read_as_one_box_are_read_as_two(value: int) -> None:
     """A white die lying partly over another white die: the classical finder takes the pair as one die box.
     With the detector's two boxes inside it, photo mode reads them as two dice (each from its own box);
     the image stays unsure, so the split can add values but never an ok (branch photosplit)."""
@@ -161,10 +160,10 @@ def test_two_dice_read_as_one_box_are_read_as_two(value: int, monkeypatch: pytes
     draw_die(img, SynthDie(3, "white", 200, 240, 0), side=60)
     draw_die(img, SynthDie(5, "white", 420, 220, -20), side=60)
     dets = (Detection((170, 210, 60, 60), 0.9), Detection((205, 265, 60, 60), 0.9), FIVE)
-    monkeypatch.setattr(photo_join, "SPLIT_MERGED", False)  # the reader before the split: one die lost
-    before = _reader(*dets).read(img)
+    unsplit = _reader(*dets)
+    unsplit.split_merged = False  # the reader before the split: one die lost
+    before = unsplit.read(img)
     assert sorted(d.value or 0 for d in before.dice) == [3, 5], before
-    monkeypatch.setattr(photo_join, "SPLIT_MERGED", True)
     result = _reader(*dets).read(img)
     assert result.status == "unsure" and "read as one" in result.reason, result
     assert sorted(d.value or 0 for d in result.dice) == sorted([3, value, 5]), result
