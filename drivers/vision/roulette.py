@@ -65,6 +65,27 @@ class SpinResult:
                 "ball_direction": self.ball_direction, "rotor_direction": self.rotor_direction}
 
 
+def _ball_off_fret(blob: np.ndarray, diff: np.ndarray) -> tuple[float, float, float] | None:
+    """A ball inside a bright blob too tall for one: the ball lying against a fret, whose bright line
+    (one or two columns of the polar view) joins it into a blob up to 15 rows tall (held-out spin
+    1200636).  Columns under three wide are cut away; a part left that has a ball's size is the ball:
+    (score, x, y) in the blob's box, or None."""
+    opened = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, _FRET_CUT)
+    count, labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    best = None
+    for i in range(1, count):
+        area, w, h = stats[i, cv2.CC_STAT_AREA], stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if not 3 <= area <= 80 or w > 12 or h > 12:
+            continue
+        score = float(diff[labels == i].mean())
+        if best is None or score > best[0]:
+            best = (score, float(cents[i][0]), float(cents[i][1]))
+    return best
+
+
+_FRET_CUT = np.ones((1, 3), np.uint8)
+
+
 def _spread(angles: list[float]) -> float:
     """Width of the arc the angles span, measured from the first (all within half a turn of it)."""
     offsets = [_wrap(a - angles[0]) for a in angles]
@@ -144,8 +165,15 @@ class RouletteReader:
         best = None
         for i in range(1, count):
             area = stats[i, cv2.CC_STAT_AREA]
-            w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-            if not 3 <= area <= 80 or w > 12 or h > 12:
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            if w > 12 or h > 12:
+                if w < 3 or self.phase != "drop":
+                    continue  # a fret alone; or the ball not yet off the track, where glare makes such spots
+                found = _ball_off_fret(labels[y:y + h, x:x + w] == i, diff[y:y + h, x:x + w])
+                if found is not None and (best is None or found[0] > best[0]):
+                    best = (found[0], x + found[1], y + found[2])
+                continue
+            if not 3 <= area <= 80:
                 continue
             score = float(diff[labels == i].mean())
             if best is None or score > best[0]:
