@@ -101,11 +101,16 @@ def test_a_jittery_sighting_of_the_resting_ball_does_not_restart_the_rest_count(
     assert spins[0].frame - truth["rest_frame"] <= 5
 
 
-def test_one_stray_sighting_of_the_resting_ball_is_set_aside() -> None:
-    # Seed 800024 at strength 0.4: one sighting 0.1 rad off the resting ball (two frames after it came to
-    # rest) restarted the rest count, and the answer came 11 frames (367 ms at 30 fps) after rest.
-    truth = S.truth(800024, "ok", 0.4)
-    spins = read_spins(enumerate(S.frames(800024, "ok", 0.4)), RouletteReader(S.calibration()))
+# Slow answers from the held-out sets, each answered within rest_frames (8) frames of rest now:
+# - 800024 at strength 0.4: one sighting 0.1 rad off the resting ball (two frames after it came to rest)
+#   restarted the rest count, and the answer came 11 frames (367 ms at 30 fps) after rest;
+# - 1200636 at strength 0.7: the resting ball and a fret's bright line made one blob 15 rows tall in the
+#   polar view, over the 12-row limit for a ball; a fret's glint was taken for the ball for three frames
+#   and the answer came 13 frames (433 ms) after rest.
+@pytest.mark.parametrize(("seed", "strength"), [(800024, 0.4), (1200636, 0.7)])
+def test_a_resting_ball_is_answered_soon_after_rest(seed: int, strength: float) -> None:
+    truth = S.truth(seed, "ok", strength)
+    spins = read_spins(enumerate(S.frames(seed, "ok", strength)), RouletteReader(S.calibration()))
     assert spins[0].status == "ok" and spins[0].number == truth["number"]
     assert spins[0].frame - truth["rest_frame"] <= 8
 
@@ -121,16 +126,6 @@ def test_a_ball_against_a_fret_is_found_in_the_blob_they_make() -> None:
     fret = np.zeros((15, 3), bool)
     fret[:, 1] = True
     assert _ball_off_fret(fret, np.where(fret, 120, 0).astype(np.int16)) is None
-
-
-def test_a_resting_ball_against_a_fret_is_seen_at_once() -> None:
-    # Held-out seed 1200636 at strength 0.7: the resting ball and a fret's bright line made one blob 15 rows
-    # tall in the polar view, over the 12-row limit for a ball; a fret's glint was taken for the ball for
-    # three frames and the answer came 13 frames (433 ms at 30 fps) after rest.
-    truth = S.truth(1200636, "ok", 0.7)
-    spins = read_spins(enumerate(S.frames(1200636, "ok", 0.7)), RouletteReader(S.calibration()))
-    assert spins[0].status == "ok" and spins[0].number == truth["number"]
-    assert spins[0].frame - truth["rest_frame"] <= 8
 
 
 def test_a_ball_creeping_through_its_pocket_is_not_at_rest() -> None:
