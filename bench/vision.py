@@ -21,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))  # speed_frames, also when this file is loaded as a module
 
 
 def rss_mb() -> float:
@@ -127,17 +128,15 @@ def bench_speed(frames: int) -> dict:
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.roulette import RouletteReader
     from drivers.vision.still import StillGate
-    from drivers.vision.synth_dice import calibration, scene, scene_with_calibration_frame
+    from drivers.vision.synth_dice import calibration
+    from speed_frames import sized_calibration, speed_images, table_options
     cv2.setNumThreads(1)
-    images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
-    reader = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
-    pips_only = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")), face_model=False)
+    images = speed_images()
+    reader = DiceReader(calibration(), table_options())
+    pips_only = DiceReader(calibration(), table_options(), face_model=False)
     # As a table calibrated with per-colour die sizes reads (the size checks, and the colour footprint
-    # they need, run only then): sizes measured from the calibration frame of the same table.
-    sized_cal = calibration()
-    sized_cal.die_sizes = DiceReader(sized_cal, face_model=False).measure_die_sizes(
-        scene_with_calibration_frame(300_000, "clean", 0.0)[2])
-    sized = DiceReader(sized_cal, DiceOptions(count=2, colors=("green", "red")), face_model=reader.face_model or False)
+    # they need, run only then).
+    sized = DiceReader(sized_calibration(), table_options(), face_model=reader.face_model or False)
     gate = StillGate()
     reader.read(images[0])
     pips_only.read(images[0])

@@ -32,18 +32,16 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import cv2
 cv2.setNumThreads(1)
-from drivers.vision.dice import DiceOptions, DiceReader
-from drivers.vision.synth_dice import calibration, scene, scene_with_calibration_frame
+sys.path.append(sys.argv[4])  # this checkout's bench/, after the tree under test
+from drivers.vision.dice import DiceReader
+from drivers.vision.synth_dice import calibration
+from speed_frames import sized_calibration, speed_images, table_options
 frames, which = int(sys.argv[2]), sys.argv[3]
-images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
-cal = calibration()
-if which == "sized":
-    cal.die_sizes = DiceReader(cal, face_model=False).measure_die_sizes(
-        scene_with_calibration_frame(300_000, "clean", 0.0)[2])
-reader = DiceReader(cal, DiceOptions(count=2, colors=("green", "red")))
+images = speed_images()
+reader = DiceReader(sized_calibration() if which == "sized" else calibration(), table_options())
 reader.read(images[0])
 for i in range(frames):
-    reader.read(images[i % 20])
+    reader.read(images[i % len(images)])
 """
 
 
@@ -58,7 +56,7 @@ def main() -> int:
         runs = []
         for n in (0, args.frames):
             cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.{n}.out", sys.executable, "-c",
-                   CHILD, str(args.code.resolve()), str(n), args.reader]
+                   CHILD, str(args.code.resolve()), str(n), args.reader, str(ROOT / "bench")]
             runs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                          env={**os.environ, "PYTHONHASHSEED": "0"}))
         counts = []

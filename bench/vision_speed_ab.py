@@ -29,28 +29,28 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import cv2
 cv2.setNumThreads(1)
-from drivers.vision.dice import DiceOptions, DiceReader
-from drivers.vision.synth_dice import calibration, scene, scene_with_calibration_frame
+sys.path.append(sys.argv[3])  # this checkout's bench/, after the tree under test
+from drivers.vision.dice import DiceReader
+from drivers.vision.synth_dice import calibration
+from speed_frames import sized_calibration, speed_images, table_options
 frames = int(sys.argv[2])
-images = [scene(300_000 + i, "clean", 0.3)[0] for i in range(20)]
-plain = DiceReader(calibration(), DiceOptions(count=2, colors=("green", "red")))
-cal = calibration()
-frame = scene_with_calibration_frame(300_000, "clean", 0.0)[2]
-cal.die_sizes = DiceReader(cal, face_model=False).measure_die_sizes(frame)
-sized = DiceReader(cal, DiceOptions(count=2, colors=("green", "red")), face_model=plain.face_model or False)
+images = speed_images()
+plain = DiceReader(calibration(), table_options())
+sized = DiceReader(sized_calibration(), table_options(), face_model=plain.face_model or False)
 out = {}
 for key, reader in (("speed_pass", plain), ("with_die_sizes", sized)):
     reader.read(images[0])
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(frames):
-        reader.read(images[i % 20])
+        reader.read(images[i % len(images)])
     out[key] = ((time.perf_counter() - wall) * 1000 / frames, (time.process_time() - cpu) * 1000 / frames)
 print(json.dumps(out))
 """
 
 
 def run_tree(tree: Path, frames: int) -> dict[str, list[float]]:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), str(frames)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tree), str(frames), str(ROOT / "bench")],
+                          capture_output=True, text=True,
                           check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 

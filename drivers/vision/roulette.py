@@ -65,6 +65,11 @@ class SpinResult:
                 "ball_direction": self.ball_direction, "rotor_direction": self.rotor_direction}
 
 
+def _ball_sized(area: int, w: int, h: int) -> bool:
+    """A bright spot of a ball's size in the polar view (3 to 80 cells, at most 12 by 12)."""
+    return 3 <= area <= 80 and w <= 12 and h <= 12
+
+
 def _ball_off_fret(blob: np.ndarray, diff: np.ndarray) -> tuple[float, float, float] | None:
     """A ball inside a bright blob too tall for one: the ball lying against a fret, whose bright line
     (one or two columns of the polar view) joins it into a blob up to 15 rows tall (held-out spin
@@ -74,8 +79,7 @@ def _ball_off_fret(blob: np.ndarray, diff: np.ndarray) -> tuple[float, float, fl
     count, labels, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
     best = None
     for i in range(1, count):
-        area, w, h = stats[i, cv2.CC_STAT_AREA], stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if not 3 <= area <= 80 or w > 12 or h > 12:
+        if not _ball_sized(stats[i, cv2.CC_STAT_AREA], stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]):
             continue
         score = float(diff[labels == i].mean())
         if best is None or score > best[0]:
@@ -173,7 +177,7 @@ class RouletteReader:
                 if found is not None and (best is None or found[0] > best[0]):
                     best = (found[0], x + found[1], y + found[2])
                 continue
-            if not 3 <= area <= 80:
+            if not _ball_sized(area, w, h):
                 continue
             score = float(diff[labels == i].mean())
             if best is None or score > best[0]:
