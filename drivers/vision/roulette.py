@@ -35,6 +35,7 @@ ORDER = (0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 
 STEP = 2 * math.pi / 37
 REST_SPREAD = 0.04  # radians (about a quarter of a pocket): how far a resting ball's sightings may scatter
 ANGLES = 360
+SEAM_PAD = 16  # columns repeated across the polar view's seam: wider than a ball (12) or a ball on a fret
 
 
 @dataclass(frozen=True)
@@ -164,12 +165,19 @@ class RouletteReader:
             rotor = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
         bright = polar.min(axis=2).astype(np.int16)
         diff = bright - np.median(bright, axis=1, keepdims=True).astype(np.int16)
+        # The polar view's columns wrap at angle 0, and a ball lying across that seam would be cut in two, each
+        # part off the ball's centre (seeds 400342, 1300372: a resting ball's angle jumped 2-4 degrees).  The
+        # spots are found on the view with its first SEAM_PAD columns repeated after its last: a spot touching
+        # column 0 is seen whole in the repeat, and a spot starting in the repeat is a copy of one already seen.
+        diff = np.concatenate([diff, diff[:, :SEAM_PAD]], axis=1)
         cand = (diff > 45).astype(np.uint8)
         count, labels, stats, cents = cv2.connectedComponentsWithStats(cand, connectivity=8)
         best = None
         for i in range(1, count):
             area = stats[i, cv2.CC_STAT_AREA]
             x, y, w, h = (int(v) for v in stats[i, :4])
+            if x == 0 or x > ANGLES:
+                continue
             if w > 12 or h > 12:
                 if w < 3 or self.phase != "drop":
                     continue  # a fret alone; or the ball not yet off the track, where glare makes such spots

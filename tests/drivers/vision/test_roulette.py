@@ -10,7 +10,7 @@ import pytest
 
 from drivers.vision import synth_roulette as S
 from drivers.vision.calibration import RouletteCalibration
-from drivers.vision.roulette import ORDER, RouletteReader, find_wheel, read_spins
+from drivers.vision.roulette import ORDER, RouletteReader, _wrap, find_wheel, read_spins
 from tests.tablectl import run_tablectl
 
 
@@ -106,13 +106,34 @@ def test_a_jittery_sighting_of_the_resting_ball_does_not_restart_the_rest_count(
 #   restarted the rest count, and the answer came 11 frames (367 ms at 30 fps) after rest;
 # - 1200636 at strength 0.7: the resting ball and a fret's bright line made one blob 15 rows tall in the
 #   polar view, over the 12-row limit for a ball; a fret's glint was taken for the ball for three frames
-#   and the answer came 13 frames (433 ms) after rest.
-@pytest.mark.parametrize(("seed", "strength"), [(800024, 0.4), (1200636, 0.7)])
+#   and the answer came 13 frames (433 ms) after rest;
+# - 1300372 at strength 0.7: the ball rested across the polar view's seam (angle 0), its spot was cut in two
+#   and its angle jumped by 2-4 degrees; the rest count restarted and the answer came 10 frames (333 ms) after.
+@pytest.mark.parametrize(("seed", "strength"), [(800024, 0.4), (1200636, 0.7), (1300372, 0.7)])
 def test_a_resting_ball_is_answered_soon_after_rest(seed: int, strength: float) -> None:
     truth = S.truth(seed, "ok", strength)
     spins = read_spins(enumerate(S.frames(seed, "ok", strength)), RouletteReader(S.calibration()))
     assert spins[0].status == "ok" and spins[0].number == truth["number"]
     assert spins[0].frame - truth["rest_frame"] <= 8
+
+
+@pytest.mark.parametrize("degrees", [-2.0, -1.0, -0.5, 0.0, 0.5, 40.0, 180.0])
+def test_a_ball_across_the_polar_views_seam_is_seen_whole(degrees: float) -> None:
+    # The polar view's columns wrap at angle 0.  A ball lying across that seam was cut in two and the
+    # reader took one part, 2-4 degrees off the ball's centre: the resting ball seemed to move against
+    # the rotor and the rest count restarted (seed 1300372 answered 333 ms after rest).
+    import math
+    import cv2
+    frame = next(iter(S.frames(500, "ok", 0.0))).copy()  # the wheel before the launch: no ball in view
+    a = math.radians(degrees)
+    centre = (int(round(S.CENTRE[0] + S.BALL_POCKET_R * math.cos(a))),
+              int(round(S.CENTRE[1] + S.BALL_POCKET_R * math.sin(a))))
+    cv2.circle(frame, centre, S.BALL_RADIUS, (245, 245, 245), -1, cv2.LINE_AA)
+    reader = RouletteReader(S.calibration())
+    _, ball = reader.measure(frame)
+    assert ball is not None
+    seen = math.atan2(centre[1] - S.CENTRE[1], centre[0] - S.CENTRE[0])  # the drawn centre, whole pixels
+    assert abs(math.degrees(_wrap(ball[0] - seen))) < 0.3  # 0.6 to 1.8 degrees off before
 
 
 def test_a_ball_against_a_fret_is_found_in_the_blob_they_make() -> None:
