@@ -149,6 +149,7 @@ class RouletteReader:
         self.off_travel = 0.0
         self.back_run = 0  # after a "drop": sightings in a row of the ball still circling on the track
         self.back_travel = 0.0
+        self.resumed = 0  # times the spin resumed after a "drop": its turn count is then only a lower bound
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -331,6 +332,7 @@ class RouletteReader:
             self.back_travel += d
             if self.back_run >= self.opt.drop_frames:
                 self.phase = "spin"
+                self.resumed += 1
                 self.track_travel += self.back_travel
                 self.off_track, self.off_travel = 0, 0.0
                 self.rest_window, self.rest_count, self.rest_odd = [], 0, None
@@ -390,6 +392,14 @@ class RouletteReader:
         if ball_dir == rotor_dir:
             return self._end("void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)")
         if turns < self.opt.min_turns:
+            if self.resumed:
+                # The frames between a "drop" and the resume are not counted: too few turns counted is then not
+                # too few turns made (seed 1500456: a glare spot inside the track taken for the dropped ball
+                # again and again, 0.9 turns counted of many: a good spin voided).
+                return self._end("unsure", f"the ball's turns could not be counted: {turns:.1f} seen, but it "
+                                           f"was taken for dropped and then seen circling again {self.resumed} "
+                                           f"time(s), and the frames between were not counted",
+                                 bridged_first=True)
             return self._end("void", f"too few ball turns ({turns:.1f} < {self.opt.min_turns:g})")
         pos = (rel if self.opt.clockwise else -rel) / STEP
         k = round(pos)
@@ -397,10 +407,11 @@ class RouletteReader:
             return self._end("unsure", "no stable pocket: the ball rests on a fret")
         return self._end("ok", "", ORDER[k % 37])
 
-    def _end(self, status: str, reason: str, number: int | None = None) -> SpinResult:
+    def _end(self, status: str, reason: str, number: int | None = None, bridged_first: bool = False) -> SpinResult:
+        """The spin's result; ``bridged_first``: an unsure whose reason a bridged track's reason outranks."""
         ball_dir, rotor_dir = self._directions()
         gap, occluded = max(self.max_gap, self.missing), self.occluded
-        if status != "unsure" and (gap >= self.opt.max_gap or occluded >= 2):
+        if (status != "unsure" or bridged_first) and (gap >= self.opt.max_gap or occluded >= 2):
             # The track was bridged over frames where the ball was not seen (a hand, glare): the turns,
             # the directions and the pocket may rest on glints.  Refuse rather than trust the bridge.
             what = f"not seen for {gap} frames in a row" if gap >= self.opt.max_gap else \

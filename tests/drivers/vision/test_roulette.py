@@ -167,6 +167,16 @@ def test_a_ball_seen_circling_again_after_a_drop_resumes_its_turns() -> None:
 
 
 
+def test_too_few_turns_counted_across_resumed_drops_is_unsure_not_void() -> None:
+    # Seed 1500456 ("ok" at strength 1.0, a held-out spin voided): a glare spot inside the track, brighter than
+    # the ball, was taken for the dropped ball six times, and each time the ball was seen circling again and
+    # the spin resumed.  The frames between are not counted, so 0.9 turns were counted of many made and the
+    # good spin was voided for too few turns.  Counted across a resume, the turns are only a lower bound.
+    spins = read_spins(enumerate(S.frames(1500456, "ok", 1.0)), RouletteReader(S.calibration()))
+    assert [s.status for s in spins] == ["unsure"]
+    assert "turns could not be counted" in spins[0].reason and "6 time(s)" in spins[0].reason
+
+
 def test_a_ball_not_seen_circling_gives_no_void() -> None:
     # Seed 800921 ("lost" at strength 1.0): the ball was never found circling; glints were followed for
     # under half a radian of track travel and the spin was voided ("too few ball turns (0.1 < 3)"; before
