@@ -220,6 +220,7 @@ class EmulatedRouletteCamera(SimulatedPanel):
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
         self._spins: queue.Queue[tuple[int, str, int] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     def start(self, post: Callable[[object], None]) -> None:
         super().start(post)
@@ -228,6 +229,7 @@ class EmulatedRouletteCamera(SimulatedPanel):
 
     def stop(self) -> None:
         super().stop()
+        self._stopping.set()  # a spin being rendered ends at its next frame
         self._spins.put(None)
         if self._thread is not None:
             self._thread.join(timeout=5.0)
@@ -260,6 +262,8 @@ class EmulatedRouletteCamera(SimulatedPanel):
         self.watcher.reader.reset()
         answer = None
         for index, frame in enumerate(synth_roulette.frames(seed, kind, number=number)):
+            if self._stopping.is_set():
+                break
             self.frames += 1
             answer = self.watcher.update(index, frame)
             if answer is not None:
@@ -273,6 +277,10 @@ class EmulatedRouletteCamera(SimulatedPanel):
             if spin is None:
                 return
             read = self.read(*spin)
+            post = self._post  # None once stopped: a spin read while the daemon stops is not posted
+            if post is None:
+                return
             self.reads += 1
             self.counts[read.status] = self.counts.get(read.status, 0) + 1
-            super().send(read)
+            self.posted += 1
+            post(read)
