@@ -12,9 +12,12 @@ every 0.2 s: VmHWM (the peak resident set) and VmRSS. Two runs:
   rounds per second, and the memory peak over a run that reads many spins.
 
 Then the journal: spins the camera read (``wheel`` events not confirmed),
-its voids, the spins held for the croupier and confirmed.
+its voids, the spins held for the croupier and confirmed. And ``spins``: the
+emulator's own work in this process (``--spins`` spins rendered and read as
+under --simulate): frames per spin, seconds per spin, each kind of spin and
+what the reader said of it, confident wrong numbers.
 
-    /work/venv/bin/python bench/roulette_camera.py [--seconds 30] [--rounds 60] [--seed 1]
+    /work/venv/bin/python bench/roulette_camera.py [--seconds 30] [--rounds 60] [--spins 20] [--seed 1]
 """
 
 from __future__ import annotations
@@ -95,17 +98,41 @@ def run(folder: Path, args: list[str], seconds: float | None) -> dict[str, Any]:
     return out
 
 
+def spins(count: int, seed: int) -> dict[str, Any]:
+    """``count`` emulated spins (the --simulate mix of kinds) rendered and read here, one core."""
+    import random
+
+    from controller.runtime.roulette_camera import KINDS, EmulatedRouletteCamera
+
+    camera = EmulatedRouletteCamera("camera", seed)
+    numbers = random.Random(f"bench:{seed}")
+    results: dict[str, int] = {}
+    wrong = 0
+    t0 = time.perf_counter()
+    for _ in range(count):
+        draw, number = camera.rng.random(), numbers.randrange(37)
+        kind = next(k for k, share in KINDS if draw < share)
+        read = camera.read(camera.rng.randrange(1 << 30), kind, number)
+        results[f"{kind} -> {read.status}"] = results.get(f"{kind} -> {read.status}", 0) + 1
+        wrong += int(read.status == "ok" and read.number != number)
+    seconds = time.perf_counter() - t0
+    return {"spins": count, "frames_per_spin": round(camera.frames / count, 1), "s_per_spin": round(seconds / count, 3),
+            "ms_per_frame": round(1000 * seconds / camera.frames, 2), "results": results, "wrong": wrong}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=30.0, help="the paced run's length")
-    parser.add_argument("--rounds", type=int, default=60, help="the fast run's rounds")
+    parser.add_argument("--seconds", type=float, default=30.0, help="the paced run's length (0: no paced run)")
+    parser.add_argument("--rounds", type=int, default=60, help="the fast run's rounds (0: no fast run)")
+    parser.add_argument("--spins", type=int, default=20, help="spins rendered and read in this process")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-roulette-camera-") as tmp:
         folder = Path(tmp)
-        paced = run(folder, ["--seed", str(args.seed)], args.seconds)
-        fast = run(folder, ["--fast", "--rounds", str(args.rounds), "--seed", str(args.seed)], None)
-    print(json.dumps({"paced": paced, "fast": fast}, indent=1))
+        paced = run(folder, ["--seed", str(args.seed)], args.seconds) if args.seconds > 0 else None
+        fast = run(folder, ["--fast", "--rounds", str(args.rounds), "--seed", str(args.seed)], None) \
+            if args.rounds > 0 else None
+    print(json.dumps({"paced": paced, "fast": fast, "spins": spins(args.spins, args.seed)}, indent=1))
     return 0
 
 

@@ -216,7 +216,7 @@ class EmulatedRouletteCamera(SimulatedPanel):
         self.watcher = SpinWatcher(synth_roulette.calibration())
         self.rng = random.Random(f"camera:{seed}")
         self.truth: int | None = None
-        self.reads = self.frames = 0
+        self.reads = self.frames = self.wrong = 0
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
         self._spins: queue.Queue[tuple[int, str, int] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -237,7 +237,7 @@ class EmulatedRouletteCamera(SimulatedPanel):
     def health(self) -> Mapping[str, Any]:
         alive = self._thread is not None and self._thread.is_alive()
         return {**super().health(), "ok": self._post is not None and alive, "emulated": "synthetic spins",
-                "frames": self.frames, "results": dict(self.counts)}
+                "frames": self.frames, "results": dict(self.counts), "wrong": self.wrong}
 
     def confirmation(self) -> dict[str, Any]:
         """What the croupier confirms an unsure spin with: the number the ball was launched to land on."""
@@ -282,5 +282,6 @@ class EmulatedRouletteCamera(SimulatedPanel):
                 return
             self.reads += 1
             self.counts[read.status] = self.counts.get(read.status, 0) + 1
+            self.wrong += int(read.status == "ok" and read.number != spin[2])  # a confident wrong number
             self.posted += 1
             post(read)

@@ -291,6 +291,7 @@ def test_simulated_roulette_table_reads_synthetic_spins_and_confirms_the_unsure(
     assert daemon.croupier is not None and daemon.table is not None
     assert daemon.table.round_no == 11 and daemon.table.pending_result is None
     assert camera.counts["ok"] >= 5 and camera.counts["void"] >= 1 and camera.counts["unsure"] >= 1, camera.counts
+    assert camera.wrong == 0  # every ok read is the number the ball was launched to land on
     assert daemon.croupier.counts["results_confirmed"] >= 1 and daemon.croupier.counts["voids"] == 0
     out = stream.getvalue()
     assert "-> Camera unsure (" in out and "(confirmed by sim-croupier (looked at the wheel))" in out
