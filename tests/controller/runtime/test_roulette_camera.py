@@ -181,9 +181,15 @@ def run_device(device: RouletteCamera, timeout: float = 30.0) -> list[object]:
     return posted
 
 
-def test_camera_device_reads_a_video_finding_the_wheel_itself(tmp_path: Path) -> None:
-    video = tmp_path / "spins.avi"
-    write_video(video, [(OK[0], "ok", NUMBER), (VOID[0], "same_direction", None), (3, "no_rest", None)])
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three spins in one video: ok on NUMBER, launched the rotor's way (void), cut before the ball rests."""
+    path = tmp_path_factory.mktemp("video") / "spins.avi"
+    write_video(path, [(OK[0], "ok", NUMBER), (VOID[0], "same_direction", None), (3, "no_rest", None)])
+    return path
+
+
+def test_camera_device_reads_a_video_finding_the_wheel_itself(video: Path) -> None:
     device = build_roulette_camera("camera", "files", {"source": str(video)})  # no calibration: find_wheel
     posted = run_device(device)
     assert [(getattr(p, "status"), getattr(p, "number")) for p in posted] == [("ok", NUMBER), ("void", None),
@@ -277,6 +283,35 @@ path = "{tmp_path / 'journal.sqlite'}"
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].endswith(f"devices.camera cannot start: {tmp_path / 'wheel.cal.json'}: not JSON: "
                              f"Expecting property name enclosed in double quotes: line 1 column 2 (char 1)")
+
+
+def test_the_daemon_reads_a_video_camera_and_takes_the_croupiers_number(tmp_path: Path, video: Path) -> None:
+    """The whole path without --simulate: [devices.camera] files -> RouletteCamera -> Translator -> Table."""
+    data = roulette_data(tmp_path, source=str(video))
+    daemon = Daemon(table_config.from_mapping(data, "test"), simulate=False, stream=io.StringIO())
+
+    async def play() -> None:
+        task = asyncio.create_task(daemon.run())
+        for _ in range(600):
+            await asyncio.sleep(0.05)
+            if daemon.table is not None and daemon.table.pending_result is not None:
+                break
+        daemon.command(Command("confirm_result", {"number": 32}, "croupier Test"))
+        await asyncio.sleep(0.3)
+        assert daemon.stopped is not None
+        daemon.stopped.set()
+        await task
+
+    asyncio.run(play())
+    journal = Journal(tmp_path / "journal.sqlite", readonly=True)
+    events = [r.body for r in journal.records(kinds=("event",))]
+    assert [(e["source"], e["event"]["type"], e["event"].get("number")) for e in events] == [
+        ("camera", "wheel", NUMBER), ("camera", "void", None), ("camera", "wheel", 32)]
+    assert "Roulett rule 2" in events[1]["event"]["reason"] and events[2]["confirmed_by"] == "croupier Test"
+    pending = [r.body for r in journal.records(kinds=("pending",))]
+    assert [(p["source"], p["kind"], p["values"]) for p in pending] == [("camera", "wheel", [None])]
+    assert "the frames ended" in pending[0]["reason"]
+    journal.close()
 
 
 def test_simulated_roulette_table_reads_synthetic_spins_and_confirms_the_unsure(tmp_path: Path) -> None:
