@@ -200,7 +200,8 @@ class EmulatedCamera(SimulatedPanel):
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
 
     def health(self) -> Mapping[str, Any]:
-        return {**super().health(), "emulated": "synthetic scenes", "results": dict(self.counts)}  # not **: "ok" is a count
+        # the counts under their own key: spread out, the count of ok reads would be the device's "ok"
+        return {**super().health(), "emulated": "synthetic scenes", "results": dict(self.counts)}
 
     def render(self, values: tuple[int, ...], colors: tuple[str, ...], hand: bool) -> Any:
         """The throw as the camera would see it (BGR image)."""

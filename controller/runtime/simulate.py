@@ -276,7 +276,7 @@ class VirtualCroupier:
         return await self._settle(timeout=10.0)
 
     async def _confirm_result(self) -> bool:
-        """A reader was unsure: the croupier looks at the dice or the wheel (the emulated camera's truth) and confirms."""
+        """A reader was unsure: the croupier looks at the dice or wheel (the emulated camera's truth), confirms it."""
         truth = getattr(self.results, "truth", None)
         if truth is None:
             return False

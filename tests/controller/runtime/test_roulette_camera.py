@@ -337,3 +337,28 @@ def test_simulated_roulette_table_reads_synthetic_spins_and_confirms_the_unsure(
     assert sum(1 for e in events if e["event"]["type"] == "wheel") == 10
     assert not list(journal.records(kinds=("reject", "refuse")))
     journal.close()
+
+
+def test_a_running_table_whose_camera_shows_no_wheel_latches_one_line(tmp_path: Path) -> None:
+    blank = tmp_path / "blank"
+    blank.mkdir()
+    for n in range(31):
+        cv2.imwrite(str(blank / f"{n:03d}.png"), next(synth_roulette.frames(1)) * 0)
+    daemon = Daemon(table_config.from_mapping(roulette_data(tmp_path, source=str(blank)), "test"), simulate=False,
+                    stream=io.StringIO())
+
+    async def play() -> None:
+        task = asyncio.create_task(daemon.run())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if daemon.table is not None and "device_silent.camera" in daemon.table.faults:
+                break
+        assert daemon.stopped is not None
+        daemon.stopped.set()
+        await task
+
+    asyncio.run(play())
+    assert daemon.table is not None
+    assert daemon.table.faults["device_silent.camera"].text == (
+        "camera stopped answering: no roulette wheel found in the first 30 frames: point the camera at the wheel, "
+        "or name a calibration from 'tablectl vision calibrate --roulette'")
