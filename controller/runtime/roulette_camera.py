@@ -174,6 +174,15 @@ class RouletteCamera(CameraDevice):
     def calibration(self) -> Any:
         return self.reader.calibration
 
+    def calibrate(self) -> list[str]:
+        """The console's ``calibrate camera``: the wheel geometry in use against the latest frame."""
+        if self.reader.problem is not None:
+            return [f"{self.name}: {self.reader.problem}"]
+        if self.calibration() is None and self._last_frame is not None:
+            return [f"{self.name}: the wheel has not been found yet (looked at {self.reader.looked} frames); name a "
+                    f"calibration from 'tablectl vision calibrate --roulette' in [devices.{self.name}] calibration"]
+        return super().calibrate()
+
 
 def build_roulette_camera(name: str, driver: str, settings: Mapping[str, Any]) -> RouletteCamera:
     """``[devices.camera]`` of a roulette table: ``opencv`` (a camera index or a video) or ``files``."""

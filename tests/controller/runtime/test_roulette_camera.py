@@ -224,6 +224,10 @@ def test_a_camera_that_shows_no_usable_wheel_says_why(tmp_path: Path) -> None:
     health = device.health()
     assert not health["ok"] and health["frames"] == 30
     assert health["error"].startswith("no roulette wheel found in the first 30 frames")
+    assert device.calibrate() == [f"camera: {health['error']}"]  # the console's 'calibrate camera'
+    looking = build_roulette_camera("camera", "files", {"source": str(blank)})
+    looking._process(0, image)
+    assert looking.calibrate()[0].startswith("camera: the wheel has not been found yet (looked at 1 frames)")
     small = tmp_path / "small"
     small.mkdir()
     frame = cv2.resize(next(synth_roulette.frames(1)), (320, 240))
