@@ -60,7 +60,12 @@ def make_reader(game: str, calibration: Any = None) -> Any:
 
 
 class CameraDevice:
-    """The camera as an ``InputDevice``: one ``DiceRead`` per still throw, read on its own capture thread."""
+    """The camera as an ``InputDevice``: one ``DiceRead`` per still throw, read on its own capture thread.
+
+    The roulette camera (controller/runtime/roulette_camera.py) is this device with another ``_read``.
+    """
+
+    fits_words = "throw area and die size"
 
     def __init__(self, name: str, open_source: Callable[[], Any], reader: Any, still_frames: int = 6,
                  ends: bool = False) -> None:
@@ -70,7 +75,7 @@ class CameraDevice:
         self.still_frames = still_frames
         self.ends = ends  # a folder or a video file ends; a camera that stops is a fault
         self.frames = self.reads = 0
-        self.last: DiceRead | None = None
+        self.last: Any = None  # the last record posted (a DiceRead, a SpinRead)
         self._last_frame: Any = None
         self.error: str | None = None
         self._thread: Any = None
@@ -93,21 +98,30 @@ class CameraDevice:
     def _failed(self, text: str) -> None:
         self.error = text
 
-    def _process(self, index: int, frame: Any) -> DiceRead | None:
-        """On the capture thread: gate the frame, read it once it is still."""
+    def _process(self, index: int, frame: Any) -> Any:
+        """On the capture thread: count the frame, keep it for ``calibrate``, post what ``_read`` makes of it."""
         with self._lock:
             self.frames += 1
             self._last_frame = frame
+        read = self._read(index, frame)
+        if read is not None:
+            with self._lock:
+                self.reads += 1
+                self.last = read
+        return read
+
+    def _read(self, index: int, frame: Any) -> DiceRead | None:
+        """The dice: gate the frame, read it once it is still."""
         if self._gate is not None and not self._gate.update(frame):
             return None
         try:
-            read = dice_read(self.reader.read(frame))
+            return dice_read(self.reader.read(frame))
         except Exception as exc:  # the reader promises not to raise; if it does, the throw is unsure
-            read = DiceRead("unsure", (), (), f"the reader failed: {exc!r}")
-        with self._lock:
-            self.reads += 1
-            self.last = read
-        return read
+            return DiceRead("unsure", (), (), f"the reader failed: {exc!r}")
+
+    def calibration(self) -> Any:
+        """The calibration the reader uses (None: none)."""
+        return getattr(self.reader, "calibration", None)
 
     def calibrate(self) -> list[str]:
         """The console's ``calibrate camera`` on a running table: does the stored calibration still fit the view?
@@ -117,7 +131,7 @@ class CameraDevice:
         """
         with self._lock:
             frame = self._last_frame
-        calibration = getattr(self.reader, "calibration", None)
+        calibration = self.calibration()
         if frame is None:
             raise ValueError(f"{self.name} has not delivered a frame yet")
         if calibration is None:
@@ -127,7 +141,7 @@ class CameraDevice:
         if problem:
             return [f"{self.name}: the calibration does NOT fit the current view: {problem}",
                     "Recalibrate with 'tablectl vision calibrate' (table closed) before trusting reads."]
-        return [f"{self.name}: the calibration fits the current view (throw area and die size)."]
+        return [f"{self.name}: the calibration fits the current view ({self.fits_words})."]
 
     def stop(self) -> None:
         if self._thread is not None:
@@ -186,7 +200,8 @@ class EmulatedCamera(SimulatedPanel):
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
 
     def health(self) -> Mapping[str, Any]:
-        return {**super().health(), "emulated": "synthetic scenes", **self.counts}
+        # the counts under their own key: spread out, the count of ok reads would be the device's "ok"
+        return {**super().health(), "emulated": "synthetic scenes", "results": dict(self.counts)}
 
     def render(self, values: tuple[int, ...], colors: tuple[str, ...], hand: bool) -> Any:
         """The throw as the camera would see it (BGR image)."""

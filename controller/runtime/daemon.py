@@ -118,7 +118,8 @@ class Daemon:
                 for name in simulated_extras(self.config.spec):  # the dice camera, the burn puck, a wheel reader
                     on_panel = name == "puck" and built.panel is not None and \
                         getattr(built.panel.pin_map, "puck", None) is not None  # moved on the mock puck sensors
-                    if name not in self.devices and not on_panel and not (name == "wheel" and built.wheel is not None):
+                    reader = built.wheel is not None or built.camera is not None  # the roulette camera reads it
+                    if name not in self.devices and not on_panel and not (name == "wheel" and reader):
                         self.devices[name] = SimulatedPanel(name)
                 results = next((self.devices[n] for n in ("wheel", "camera")
                                 if isinstance(self.devices.get(n), SimulatedPanel)), built.camera)
@@ -241,7 +242,7 @@ class Daemon:
                 except Exception:
                     ok = False
                 if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
-                    self.table.latch(f"device_silent.{name}", f"{name} stopped answering")
+                    self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
         view = table.view()
@@ -273,3 +274,12 @@ class Daemon:
         summary["ok"] = (summary["journal_ok"] and all(d.get("ok") for d in devices.values())
                          and self.loop_lag_ms < 500)
         return summary
+
+
+def _why(device: Any) -> str:
+    """What a device that is not ok says of itself (``health()['error']``), for the fault's one line."""
+    try:
+        error = device.health().get("error")
+    except Exception:
+        return ""
+    return f": {error}" if error else ""

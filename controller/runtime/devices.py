@@ -21,10 +21,13 @@ configuration's ``devices.<name>.driver``:
   as text; ``text``: the daemon's text line.
 
 - ``camera`` ``opencv`` (a camera index or a video) / ``files`` (a folder of
-  frames or a video): ``controller.runtime.camera.CameraDevice``, the real dice
-  reader of drivers/vision on a capture thread behind the still gate. Under
-  ``--simulate`` (and driver ``synthetic``) an ``EmulatedCamera``: the seeded
-  throw rendered as a synthetic scene and read by the same reader.
+  frames or a video): at a dice table ``controller.runtime.camera.CameraDevice``,
+  the real dice reader of drivers/vision on a capture thread behind the still
+  gate; at a roulette table ``roulette_camera.RouletteCamera``, every frame to
+  the real roulette reader. Under ``--simulate`` (and driver ``synthetic``) an
+  ``EmulatedCamera`` / ``EmulatedRouletteCamera``: the seeded throw or spin
+  rendered as synthetic frames and read by the same reader. A camera on a game
+  without a camera reader, or beside a roulette table's wheel reader, is refused.
 
 Driver ``simulated`` keeps the daemon's fast in-process stand-ins
 (controller/runtime/simulate.py); the runtime tests that play thousands of
@@ -308,7 +311,38 @@ class Built:
     panel: GpioPanel | None = None
     shoe: EmulatedShoe | None = None
     wheel: EmulatedWheel | None = None
-    camera: Any = None  # controller.runtime.camera.EmulatedCamera under --simulate
+    camera: Any = None  # the camera device (camera.py, roulette_camera.py), emulated under --simulate
+
+
+def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_reader: bool) -> Any:
+    """The camera's input device: the dice or the roulette reader, emulated under --simulate (and ``synthetic``)."""
+    from controller.runtime.camera import DICE_GAMES
+    from controller.runtime.roulette_camera import WHEEL_GAMES
+
+    game, where = config.spec.id, f"{config.source}: devices.camera"
+    if game not in DICE_GAMES and game not in WHEEL_GAMES:
+        raise StartProblem(f"{where}: {game} has no camera reader (the camera reads the dice of "
+                           f"{', '.join(DICE_GAMES)} and the wheel of {', '.join(WHEEL_GAMES)}); remove the section")
+    if game in WHEEL_GAMES and wheel_reader:
+        raise StartProblem(f"{where}: the wheel reader ([devices.wheel]) already gives this table its numbers; "
+                           f"keep one of the two")
+    emulated = camera.driver == "synthetic" or simulate
+    if emulated and game in WHEEL_GAMES:
+        from controller.runtime.roulette_camera import EmulatedRouletteCamera
+        return EmulatedRouletteCamera("camera", seed)
+    if emulated:
+        from controller.runtime.camera import EmulatedCamera
+        return EmulatedCamera("camera", game, seed)
+    if "source" not in camera.settings:
+        raise StartProblem(f"{where} needs a source (a camera index, a folder or a video)")
+    try:
+        if game in WHEEL_GAMES:
+            from controller.runtime.roulette_camera import build_roulette_camera
+            return build_roulette_camera("camera", camera.driver, camera.settings)
+        from controller.runtime.camera import build_camera
+        return build_camera("camera", camera.driver, camera.settings, game)
+    except Exception as exc:  # a calibration file that cannot be read, or not for this reader
+        raise StartProblem(f"{where} cannot start: {exc}") from None
 
 
 def pin_factory(name: str) -> Any:
@@ -369,23 +403,9 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
             built.inputs["wheel"] = SerialDevice("wheel", lambda post: WheelReader(port, post, baudrate=baud,
                                                                                    silence_timeout=silence))
     camera = devices.get("camera")
-    from controller.runtime.camera import DICE_GAMES
-    if camera is not None and config.spec.id in DICE_GAMES and \
-            (camera.driver == "synthetic" or simulate and camera.driver in ("opencv", "files")):
-        from controller.runtime.camera import EmulatedCamera
-        built.camera = EmulatedCamera("camera", config.spec.id, seed)
+    if camera is not None and camera.driver in ("synthetic", "opencv", "files"):
+        built.camera = _camera(config, camera, simulate, seed, wheel is not None and wheel.driver == "serial")
         built.inputs["camera"] = built.camera
-    elif camera is not None and camera.driver in ("opencv", "files") and not simulate:
-        from controller.runtime.camera import build_camera
-        if config.spec.id not in DICE_GAMES:
-            raise StartProblem(f"{config.source}: devices.camera: the daemon reads dice only "
-                               f"({', '.join(DICE_GAMES)}); the {config.spec.id} camera reader is not in it yet")
-        if "source" not in camera.settings:
-            raise StartProblem(f"{config.source}: devices.camera needs a source (a camera index, a folder or a video)")
-        try:
-            built.inputs["camera"] = build_camera("camera", camera.driver, camera.settings, config.spec.id)
-        except Exception as exc:  # a calibration file that cannot be read
-            raise StartProblem(f"{config.source}: devices.camera cannot start: {exc}") from None
     gpio = devices.get("gpio")
     pin_map = config.pin_map
     displays: tuple[Any, Any] = (None, None)

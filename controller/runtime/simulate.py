@@ -195,7 +195,7 @@ class VirtualCroupier:
     async def _send(self, device: SimulatedPanel, raw: object) -> bool:
         self.changed.clear()
         device.send(raw)
-        return await self._settle()
+        return await self._settle(getattr(device, "settle_s", 5.0))  # the roulette camera renders a whole spin
 
     def probe(self, event: Event) -> bool:
         """Would the round take this event? Tried and then undone at once, on the loop, so nothing sees it."""
@@ -276,15 +276,20 @@ class VirtualCroupier:
         return await self._settle(timeout=10.0)
 
     async def _confirm_result(self) -> bool:
-        """A reader was unsure: the croupier looks at the dice (the emulated camera's truth) and confirms them."""
+        """A reader was unsure: the croupier looks at the dice or wheel (the emulated camera's truth), confirms it."""
         truth = getattr(self.results, "truth", None)
         if truth is None:
             return False
-        values, colors = truth
+        confirmation = getattr(self.results, "confirmation", None)  # the roulette camera: the number launched
+        if confirmation is not None:
+            args = confirmation()
+        else:
+            values, colors = truth
+            args = {"values": list(values), "colors": list(colors)}
         await self._pause(1.0, 3.0)
         self.changed.clear()
-        self.command(Command("confirm_result", {"values": list(values), "colors": list(colors)},
-                             "sim-croupier (looked at the dice)"))
+        self.command(Command("confirm_result", args,
+                             f"sim-croupier (looked at {getattr(self.results, 'looked_at', 'the dice')})"))
         self.counts["results_confirmed"] += 1
         return await self._settle()
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import Dice, Void, describe, event_from_json, event_to_json
+from controller.events import Dice, Void, Wheel, describe, event_from_json, event_to_json
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
@@ -78,17 +78,58 @@ def config_json(config: RoundConfig) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PendingResult:
-    """A result a reader was unsure of, held until the croupier confirms the dice (``confirm_result``)."""
+    """A result a reader was unsure of, held until the croupier confirms it (``confirm_result``).
+
+    ``kind`` ``dice``: ``values`` the dice read (None for a face not read); ``wheel`` (the roulette camera):
+    ``values`` is the one number read, or None.
+    """
 
     source: str
     values: tuple[int | None, ...]
     colors: tuple[str, ...]
     reason: str
     seq: int = 0
+    kind: str = "dice"
 
     @property
     def prompt(self) -> str:
-        return f"Camera unsure ({self.reason}): croupier, confirm the dice"
+        return f"Camera unsure ({self.reason}): croupier, confirm the {'number' if self.kind == 'wheel' else 'dice'}"
+
+
+def _confirmed_dice(args: Mapping[str, Any], pending: PendingResult) -> Dice:
+    """The croupier's dice for a held throw: ``values`` (1-6) and ``colors``, or the camera's guess where whole."""
+    values = args.get("values", None)
+    if values is None:
+        if any(v is None for v in pending.values):
+            raise Refused("the camera could not read every die: give the values")
+        values = list(pending.values)
+    if not isinstance(values, (list, tuple)) or not values or \
+            not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
+        raise Refused(f"values must be the dice read, each 1 to 6, not {values!r}")
+    colors = args.get("colors", None)
+    if colors is None and len(pending.colors) == len(values) and all(pending.colors):
+        colors = list(pending.colors)
+    if colors is not None and (not isinstance(colors, (list, tuple)) or len(colors) != len(values)
+                               or not all(isinstance(c, str) and c for c in colors)):
+        raise Refused(f"colors must name each die's colour, one per value, not {colors!r}")
+    return Dice(tuple(values), tuple(colors) if colors is not None else None)
+
+
+def _confirmed_number(args: Mapping[str, Any], pending: PendingResult) -> int:
+    """The croupier's number for a held spin: ``number``, or ``values`` with one number, or the camera's guess."""
+    number = args.get("number", None)
+    values = args.get("values", None)
+    if number is None and isinstance(values, (list, tuple)) and len(values) == 1:
+        number = values[0]
+    elif number is None and values is not None:
+        raise Refused(f"a spin has one number, not {values!r}")
+    if number is None:
+        number = pending.values[0] if pending.values else None
+        if number is None:
+            raise Refused("the camera could not read the number: give it")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+        raise Refused(f"number must be the winning number (0 or more), not {number!r}")
+    return number
 
 
 @dataclass
@@ -264,12 +305,12 @@ class Table:
             body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
-        if self.pending_result is not None and isinstance(event, Dice) and confirmed_by is None:
+        if self.pending_result is not None and isinstance(event, (Dice, Wheel)) and confirmed_by is None:
             health.refused += 1
             pending = self.pending_result
             body = {"source": source, "event": event_to_json(event),
                     "reason": f"a result from the {pending.source} waits for the croupier's confirmation "
-                              f"(confirm_result, or void the throw)"}
+                              f"(confirm_result, or void the {'spin' if isinstance(event, Wheel) else 'throw'})"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
         saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
@@ -314,7 +355,7 @@ class Table:
             return "dropped"
         health.accepted += 1
         self.round_events += 1
-        if isinstance(event, (Dice, Void)) or next_round is not None:
+        if isinstance(event, (Dice, Wheel, Void)) or next_round is not None:
             self.pending_result = None  # settled, confirmed or voided: nothing waits any more
         self._remember(answer.effects)
         if next_round is not None:
@@ -382,57 +423,56 @@ class Table:
             for listener in self.listeners:
                 listener(self, [])
 
-    def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str) -> str:
-        """A reader was unsure: hold its best guess for the croupier (journaled ``pending``); ``held``/``refused``."""
+    def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str,
+                    kind: str = "dice") -> str:
+        """A reader was unsure: hold its best guess for the croupier (journaled ``pending``); ``held``/``refused``.
+
+        ``kind`` is ``dice`` or ``wheel`` (the roulette camera: ``values`` is the number read, or None); a
+        wheel's ``pending`` record says ``"kind": "wheel"``.
+        """
         if self.journal.broken:
             return "dropped"
         guess = {"values": list(values), "colors": list(colors), "reason": reason}
+        if kind != "dice":
+            guess["kind"] = kind
         if self.pending_result is not None:
             body = {"source": source, **guess,
                     "refused": f"a result from the {self.pending_result.source} already waits for confirmation"}
             self.health.setdefault(source, SourceHealth()).refused += 1
             self._commit([("pending", self.round_no, body)])
             return "refused"
-        pending = PendingResult(source, tuple(values), tuple(colors), reason)
+        pending = PendingResult(source, tuple(values), tuple(colors), reason, kind=kind)
         records = self._commit([("pending", self.round_no, {"source": source, **guess, "prompt": pending.prompt})])
         if not records:
             return "dropped"
-        self.pending_result = PendingResult(source, tuple(values), tuple(colors), reason, records[0].seq)
+        self.pending_result = PendingResult(source, tuple(values), tuple(colors), reason, records[0].seq, kind)
         return "held"
 
     def _confirm_result(self, cmd: Command) -> str:
-        """``confirm_result``: the croupier's values (and colours) for the held result, submitted as the Dice event."""
+        """``confirm_result``: the croupier's values (and colours) for the held result, submitted as the Dice event.
+
+        A held spin (kind ``wheel``) takes ``number`` (or ``values`` with the one number) and is submitted as
+        the ``Wheel`` event; the game refuses a number its wheel does not have.
+        """
         base = {"command": cmd.name, "args": jsonable(cmd.args), "by": cmd.by}
         pending = self.pending_result
         try:
             if pending is None:
                 raise Refused("no result waits for confirmation")
-            values = cmd.args.get("values", None)
-            if values is None:
-                if any(v is None for v in pending.values):
-                    raise Refused("the camera could not read every die: give the values")
-                values = list(pending.values)
-            if not isinstance(values, (list, tuple)) or not values or \
-                    not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in values):
-                raise Refused(f"values must be the dice read, each 1 to 6, not {values!r}")
-            colors = cmd.args.get("colors", None)
-            if colors is None and len(pending.colors) == len(values) and all(pending.colors):
-                colors = list(pending.colors)
-            if colors is not None and (not isinstance(colors, (list, tuple)) or len(colors) != len(values)
-                                       or not all(isinstance(c, str) and c for c in colors)):
-                raise Refused(f"colors must name each die's colour, one per value, not {colors!r}")
+            event = Wheel(_confirmed_number(cmd.args, pending)) if pending.kind == "wheel" else \
+                _confirmed_dice(cmd.args, pending)
         except Refused as exc:
             self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
             return str(exc)
         assert pending is not None
         if not self._commit([("command", self.round_no, base)]):
             return "dropped"
-        event = Dice(tuple(values), tuple(colors) if colors is not None else None)
         self.pending_result = None
         answer = self.submit(pending.source, event, confirmed_by=cmd.by)
         if answer != "accepted":
             self.pending_result = pending  # the game refused the values: the result still waits
-            return f"not settled: the dice were {answer} (see the journal); the result still waits"
+            what = "number was" if pending.kind == "wheel" else "dice were"
+            return f"not settled: the {what} {answer} (see the journal); the result still waits"
         return "done"
 
     def command(self, cmd: Command) -> str:

@@ -15,8 +15,8 @@ Faults (controller/runtime/faults.py): a link or bus that is down is
 driver says it is back; the puck circles' ``sensor_fault.puck`` clears itself
 when exactly one circle senses the puck again; a jam, tamper, an unreadable
 card, a wheel fault latch (``device_fault.<device>``, ``reader_failing.<device>``)
-until a supervisor clears them; a camera that is unsure of ``fail_limit`` throws in
-a row latches ``reader_failing.camera``; a bad deck check latches ``deck_check.shuffler``,
+until a supervisor clears them; a camera that is unsure of ``fail_limit`` throws (or
+spins) in a row latches ``reader_failing.camera``; a bad deck check latches ``deck_check.shuffler``,
 which refuses the next shoe.
 """
 
@@ -90,6 +90,8 @@ class Translator:
             return Translated(fault="deck_check", text="; ".join(words))
         if kind == "DiceRead":
             return self._dice_read(source, raw)
+        if kind == "SpinRead":
+            return self._spin_read(source, raw)
         if kind == "WheelNumber":
             return Translated(event=Wheel(int(getattr(raw, "number"))))
         if kind == "WheelNoMoreBets":
@@ -146,13 +148,32 @@ class Translator:
         if status == "void":
             self.unsure[source] = 0
             return Translated(event=Void(f"the {source} voided the throw: {reason}", source))
+        return self._held(source, status, reason, values, colors, "dice")
+
+    def _spin_read(self, source: str, raw: object) -> Translated:
+        """The roulette camera's read (roulette_camera.SpinRead): ok -> Wheel, void -> Void, unsure -> held."""
+        status = str(getattr(raw, "status", ""))
+        number = getattr(raw, "number", None)
+        reason = str(getattr(raw, "reason", "")) or "no reason given"
+        if status == "ok" and isinstance(number, int) and not isinstance(number, bool):
+            self.unsure[source] = 0
+            return Translated(event=Wheel(number))
+        if status == "void":
+            self.unsure[source] = 0
+            return Translated(event=Void(f"the {source} voided the spin: {reason}", source))
+        return self._held(source, status, reason, (number if isinstance(number, int) else None,), (), "wheel")
+
+    def _held(self, source: str, status: str, reason: str, values: tuple[Any, ...], colors: tuple[str, ...],
+              kind: str) -> Translated:
+        """An unsure read (or one that makes no sense): held for the croupier; ``fail_limit`` in a row latch."""
         count = self.unsure.get(source, 0) + 1
         self.unsure[source] = count
         answer = self.table.hold_result(source, values, colors, reason if status == "unsure" else
-                                        f"{status or 'no status'}: {reason}")
+                                        f"{status or 'no status'}: {reason}", kind=kind)
         if count >= self.fail_limit:
-            return Translated(fault="reader_failing", text=f"the {source} was unsure of {count} throws in a row "
-                                                             f"(last: {reason}); confirm the dice by hand")
+            what, confirm = ("throws", "the dice") if kind == "dice" else ("spins", "the number")
+            return Translated(fault="reader_failing", text=f"the {source} was unsure of {count} {what} in a row "
+                                                             f"(last: {reason}); confirm {confirm} by hand")
         return Translated(text=f"{source}: unsure, {answer}")
 
     def _recovered(self, name: str, part: str, source: str) -> Translated:

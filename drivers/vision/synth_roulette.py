@@ -17,7 +17,7 @@ come from ``distort`` with the same strength scale as the dice scenes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
 import cv2
@@ -103,9 +103,12 @@ class SpinPlan:
     leaves_at: int | None = None  # frame the ball jumps out of the wheel
 
 
-def plan(seed: int, kind: str) -> SpinPlan:
+def plan(seed: int, kind: str, number: int | None = None) -> SpinPlan:
+    """The seeded spin; ``number`` (0-36) picks the pocket the ball ends in, every other draw unchanged."""
     if kind not in KINDS:
         raise ValueError(f"unknown roulette scene kind {kind!r}; one of {', '.join(KINDS)}")
+    if number is not None and number not in ORDER:
+        raise ValueError(f"{number!r} is not a number of the single-zero wheel (0-36)")
     rng = np.random.default_rng(seed)
     rotor_dir = 1 if rng.random() < 0.5 else -1
     ball_dir = rotor_dir if kind == "same_direction" else -rotor_dir
@@ -119,14 +122,15 @@ def plan(seed: int, kind: str) -> SpinPlan:
         lost = (start, start + int(rng.integers(25, 40)))
     leaves = int(rng.integers(20, track_frames - 5)) if kind == "left_wheel" else None
     rest = 3 if kind == "no_rest" else int(rng.integers(20, 30))
-    return SpinPlan(rotor_dir, ball_dir, float(rng.uniform(0.015, 0.05)), float(rng.uniform(0, 2 * math.pi)),
+    made = SpinPlan(rotor_dir, ball_dir, float(rng.uniform(0.015, 0.05)), float(rng.uniform(0, 2 * math.pi)),
                     float(rng.uniform(0, 2 * math.pi)), speed0, track_frames, int(rng.integers(20, 30)), rest,
                     int(rng.integers(0, 37)), float(rng.uniform(-0.25, 0.25)), lost, leaves)
+    return made if number is None else replace(made, pocket=ORDER.index(number))
 
 
-def frames(seed: int, kind: str = "ok", strength: float = 0.0) -> Iterator[np.ndarray]:
-    """The frames of one spin (a few quiet frames, the spin, the ball at rest)."""
-    p = plan(seed, kind)
+def frames(seed: int, kind: str = "ok", strength: float = 0.0, number: int | None = None) -> Iterator[np.ndarray]:
+    """The frames of one spin (a few quiet frames, the spin, the ball at rest); ``number``: see ``plan``."""
+    p = plan(seed, kind, number)
     rng = np.random.default_rng(seed + 7_000_000)
     bowl = _bowl(rng)
     rotor = _rotor_image()
@@ -187,9 +191,9 @@ def frames(seed: int, kind: str = "ok", strength: float = 0.0) -> Iterator[np.nd
         yield distort.apply(img, dist, rng, offset=offsets[f % len(offsets)] if offsets else None)
 
 
-def truth(seed: int, kind: str = "ok", strength: float = 0.0) -> dict[str, Any]:
+def truth(seed: int, kind: str = "ok", strength: float = 0.0, number: int | None = None) -> dict[str, Any]:
     """What a correct reader says about this spin."""
-    p = plan(seed, kind)
+    p = plan(seed, kind, number)
     status, reason, number = "ok", "", ORDER[p.pocket]
     if kind == "same_direction":
         status, reason = "void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)"

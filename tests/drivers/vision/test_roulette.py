@@ -185,3 +185,19 @@ def test_a_ball_not_seen_circling_gives_no_void() -> None:
     spins = read_spins(enumerate(S.frames(800921, "lost", 1.0)), RouletteReader(S.calibration()))
     assert [s.status for s in spins] == ["unsure"]
     assert "not seen circling" in spins[0].reason and spins[0].ball_direction is None
+
+
+def test_the_generator_lands_the_ball_on_the_number_asked_for() -> None:
+    """``number`` picks the pocket and nothing else: the same seed's other draws stay as they were."""
+    import dataclasses
+
+    free = S.plan(700, "ok")
+    for number in (0, 17, 26):
+        chosen = S.plan(700, "ok", number)
+        assert S.ORDER[chosen.pocket] == number
+        assert dataclasses.replace(chosen, pocket=free.pocket) == free
+        assert S.truth(700, "ok", number=number)["number"] == number
+    assert S.truth(700, "ok") == S.truth(700, "ok", number=None)
+    for bad in (37, -1):
+        with pytest.raises(ValueError, match="not a number of the single-zero wheel"):
+            S.plan(700, "ok", bad)
