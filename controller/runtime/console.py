@@ -151,9 +151,16 @@ def _config(session: "ConsoleSession", args: list[str]) -> list[str]:
 
 
 def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
-    """``confirm 2 4 6`` or ``confirm red=3 green=5``: the dice of a throw the camera was unsure of."""
+    """``confirm 2 4 6`` or ``confirm red=3 green=5``: the dice of a throw the camera was unsure of;
+    ``confirm number=17``: the number of a roulette spin it was unsure of (the game checks the wheel has it)."""
     if not args:
-        raise Refused("usage: confirm DIE... (e.g. 'confirm 2 4 6' or 'confirm red=3 green=5')")
+        raise Refused("usage: confirm DIE... (e.g. 'confirm 2 4 6' or 'confirm red=3 green=5'), or confirm number=N")
+    if args[0].lower().startswith("number="):
+        number = args[0].partition("=")[2]
+        if len(args) != 1 or not number.isdigit():
+            raise Refused(f"'{' '.join(args)}' is not a roulette number: give one, e.g. 'confirm number=17'")
+        assert session.user is not None
+        return session.control.confirm_result([int(number)], None, session.user.name)
     values: list[int] = []
     colors: list[str] = []
     for word in args:
@@ -201,7 +208,8 @@ _COMMAND_LIST = (
     Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter", None,
             False, _jackpot),
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
-    Command("confirm", "confirm DIE...", "confirm an unsure camera read (red=3 green=5)", None, True, _confirm),
+    Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
+            True, _confirm),
     Command("selftest", "selftest", "walk through every device", None, True, _selftest),
     Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),
     Command("journal", "journal verify|tail [N]", "check the hash chain; last N records", None, False, _journal),

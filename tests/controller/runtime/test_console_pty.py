@@ -109,6 +109,10 @@ def test_pin_is_never_echoed_and_every_command_answers(console):
     assert "dice [3, 5] confirmed by tech" in terminal.enter("confirm red=3 green=5", "tech> ")
     assert "is not a die" in terminal.enter("confirm 7", "tech> ")
     assert "a colour for every die" in terminal.enter("confirm red=3 5", "tech> ")
+    terminal.enter("confirm number=17", "tech> ")
+    assert ("confirm_result", [17], None, "tech") in control.calls  # a roulette spin the camera was unsure of
+    assert "is not a roulette number" in terminal.enter("confirm number=-1", "tech> ")
+    assert "is not a roulette number" in terminal.enter("confirm number=3 4", "tech> ")
     assert ("confirm_result", [3, 5], ["red", "green"], "tech") in control.calls
     assert "Logged out" in terminal.enter("logout", "login: ")
     for who, what, ok in [("tech", "confirm red=3 green=5", True), ("tech", "login as technician on serial", True), ("tech", "selftest", True),
