@@ -47,7 +47,7 @@ import extract_faces  # noqa: E402
 STORE = 40  # stored side; the model reads facemodel.PHOTO_SIDE (smaller), so scale and shift can be augmented
 CROPS = 3
 DARK_V = 90  # a labelled die whose face centre has a mean HSV value (brightest channel) under this is "dark"
-DARK_CROPS = 0  # extra crops of each dark labelled die (kind 4); --dark-crops
+DARK_CROPS = 6  # extra crops of each dark labelled die (kind 4); --dark-crops (0: none)
 
 
 def darkness(image: np.ndarray, box: tuple[int, int, int, int]) -> float:
