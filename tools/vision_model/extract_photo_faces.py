@@ -9,6 +9,9 @@ For every train-half photo (``labels.photo_split(path) == "train"``; the test ha
   value; under 0.1: class 0, not a die face: coins, knobs, parts of a tray; between: left out);
 * every labelled die cut from its label box ``CROPS`` times, grown by 0 to 25 %, at a random turn and a
   shift of up to 8 % (through ``pips.rectify``, the reader's own warp);
+* with ``--dark-crops N``: N more crops (kind 4; grown 0.95 to 1.3, shifted up to 10 %, any turn) of each
+  labelled die whose face is dark (``darkness`` under ``DARK_V``: the dark translucent dice with red pips
+  the model was least sure of), from their own random stream (the other patches are unchanged);
 * three die-sized crops of the background away from every label (class 0);
 * rendered throws (``synth_dice``, seeds 0..449, below every benchmark seed): every die candidate the
   calibrated reader cuts out, labelled from the truth (``extract_faces.synthetic``; cocked dice left out),
@@ -17,7 +20,7 @@ For every train-half photo (``labels.photo_split(path) == "train"``; the test ha
 Writes ``tools/vision_model/data/photo_faces.npz``: ``jpeg`` and ``ends`` (the N patches, each STORE x STORE
 BGR, JPEG-encoded one after another, ``ends`` the end offsets; ``load_pixels`` decodes them; the trainer
 turns, scales and resizes them to the model's input), ``labels`` (0..6), ``kind`` (0 reader patch,
-1 label crop, 2 background, 3 rendered), ``group`` (the photo's
+1 label crop, 2 background, 3 rendered, 4 extra crop of a dark die), ``group`` (the photo's
 index, to hold whole photos out; the rendered patches all have the last group, "synthetic"), ``names``
 (the photo file per group).
 """
@@ -43,6 +46,19 @@ import extract_faces  # noqa: E402
 
 STORE = 40  # stored side; the model reads facemodel.PHOTO_SIDE (smaller), so scale and shift can be augmented
 CROPS = 3
+DARK_V = 90  # a labelled die whose face centre has a mean HSV value (brightest channel) under this is "dark"
+DARK_CROPS = 6  # extra crops of each dark labelled die (kind 4); --dark-crops (0: none)
+
+
+def darkness(image: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """The mean HSV value (0..255) of the central half of a label box: low for the dark, translucent,
+    blue/purple marbled dice (red or white pips) the model is least sure of; the light dice and the
+    webcam set's dice are far above DARK_V (train half: Byler's quartile 81, the webcam's 5th percentile 157)."""
+    x, y, w, h = box
+    patch = rectify(image, ((x + w / 2, y + h / 2), (w, h), 0.0))
+    side = patch.shape[0]
+    centre = patch[side // 4: side - side // 4, side // 4: side - side // 4]
+    return float(cv2.cvtColor(centre, cv2.COLOR_BGR2HSV)[..., 2].mean())
 
 
 def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
@@ -56,6 +72,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=Path("/work/shared/data/dice-photos"))
     parser.add_argument("--scenes", type=int, default=450, help="rendered throws (seeds 0..N-1), the kinds in turn")
+    parser.add_argument("--dark-crops", type=int, default=DARK_CROPS,
+                        help="extra crops (kind 4: wider scale and shift) of each labelled die darker than DARK_V")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
     args = parser.parse_args()
     if not args.photos.is_dir():
@@ -63,6 +81,8 @@ def main() -> int:
         return 2
     cv2.setNumThreads(1)
     rng = np.random.default_rng(20261129)
+    # The dark dice's extra crops draw from their own stream, so the other patches stay exactly as without them.
+    dark_rng = np.random.default_rng(20261130)
     reader = DiceReader(face_model=False)
     pixels: list[np.ndarray] = []
     labels: list[int] = []
@@ -98,6 +118,13 @@ def main() -> int:
                     jx, jy = (float(v) for v in rng.uniform(-0.08, 0.08, 2) * max(lw, lh))
                     rect = ((x + lw / 2 + jx, y + lh / 2 + jy), (lw * grow, lh * grow), float(rng.uniform(0, 90)))
                     add(rectify(image, rect), lab.value, 1)
+                if args.dark_crops and darkness(image, lab.box) < DARK_V:
+                    for _ in range(args.dark_crops):
+                        grow = float(dark_rng.uniform(0.95, 1.3))
+                        jx, jy = (float(v) for v in dark_rng.uniform(-0.1, 0.1, 2) * max(lw, lh))
+                        rect = ((x + lw / 2 + jx, y + lh / 2 + jy), (lw * grow, lh * grow),
+                                float(dark_rng.uniform(0, 90)))
+                        add(rectify(image, rect), lab.value, 4)
             if labs:
                 side = float(np.median([max(lab.box[2:]) for lab in labs]))
                 for _ in range(3):
@@ -130,7 +157,7 @@ def main() -> int:
     np.savez_compressed(args.out, jpeg=np.concatenate(blobs), ends=ends, labels=np.array(labels, np.uint8),
                         kind=np.array(kinds, np.uint8), group=np.array(groups, np.int32), names=np.array(names))
     print({"photos": len(names), "patches": len(pixels), "per_class": np.bincount(labels, minlength=7).tolist(),
-           "per_kind": np.bincount(kinds, minlength=4).tolist(), "synthetic": synthetic,
+           "per_kind": np.bincount(kinds, minlength=5).tolist(), "synthetic": synthetic,
            "file_bytes": args.out.stat().st_size})
     return 0
 

@@ -53,8 +53,20 @@ def network(widths: tuple[int, int, int], dense: int, side: int = PHOTO_SIDE) ->
         nn.Linear(dense, CLASSES))
 
 
-def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE) -> np.ndarray:
-    """Each stored patch turned, mirrored, scaled, shifted, re-lit, colour-swapped, blurred, at ``side``."""
+def darken(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A face made more like the dark translucent dice with red pips: the hue turned at random (the pips'
+    colour changes with it), a gamma of 1 to 2.2 (the die's dark parts darker, its pips closer to the body:
+    brightness and contrast alone are undone by ``to_input``'s per-face scaling) and a little noise."""
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
+    q = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32) / 255.0
+    q = 255.0 * q ** rng.uniform(1.0, 2.2) + rng.normal(0.0, rng.uniform(0.0, 6.0), q.shape)
+    return np.clip(q, 0, 255).astype(np.uint8)
+
+
+def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE, dark: float = 0.0) -> np.ndarray:
+    """Each stored patch turned, mirrored, scaled, shifted, re-lit, colour-swapped, blurred, at ``side``;
+    with probability ``dark`` also ``darken``-ed (0: no extra random draws, the augmentation as before)."""
     store = pixels.shape[1]
     out = np.empty((len(pixels), side, side, 3), np.uint8)
     for i, p in enumerate(pixels):
@@ -69,6 +81,8 @@ def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE
         if rng.random() < 0.3:
             q = cv2.GaussianBlur(q, (0, 0), rng.uniform(0.3, 1.0))
         q = cv2.resize(np.ascontiguousarray(q), (side, side), interpolation=cv2.INTER_AREA)
+        if dark and rng.random() < dark:
+            q = darken(q, rng)
         q = q.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
         out[i] = np.clip(q, 0, 255).astype(np.uint8)
     return out
@@ -96,6 +110,8 @@ def main() -> int:
                         help="only the scenes whose seed is a multiple of this")
     parser.add_argument("--reader-weight", type=float, default=2.0,
                         help="loss weight of the reader's own patches against the label crops and background")
+    parser.add_argument("--dark-aug", type=float, default=0.0,
+                        help="probability of darken() (hue turn, gamma, noise) per patch and epoch; 0: not drawn")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -125,7 +141,7 @@ def main() -> int:
     xv = torch.from_numpy(to_input(plain(pixels[val], args.side))) if val.any() else None
     for epoch in range(args.epochs):
         model.train()
-        x = torch.from_numpy(to_input(augment(xt, rng, args.side)))
+        x = torch.from_numpy(to_input(augment(xt, rng, args.side, args.dark_aug)))
         order = torch.from_numpy(rng.permutation(len(xt)))
         total = 0.0
         for i in range(0, len(order), 64):

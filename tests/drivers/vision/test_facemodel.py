@@ -257,3 +257,7 @@ def test_the_photo_dataset_holds_the_train_half_only() -> None:
     names = [str(n) for n in data["names"]]
     assert names[-1] == "synthetic" and all(photo_split(Path(n)) == "train" for n in names[:-1])
     assert set(np.unique(data["labels"])) == set(range(7)) and len(data["ends"]) == len(data["labels"])
+    # The dark dice's extra crops (kind 4, branch photo4) are die faces from the photos, never rendered ones.
+    dark = data["kind"] == 4
+    assert set(np.unique(data["kind"])) <= set(range(5)) and dark.any()
+    assert data["labels"][dark].min() >= 1 and (data["group"][dark] < len(names) - 1).all()
