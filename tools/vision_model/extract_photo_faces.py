@@ -61,10 +61,12 @@ def darkness(image: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(cv2.cvtColor(centre, cv2.COLOR_BGR2HSV)[..., 2].mean())
 
 
-def dark_render(value: int, rng: np.random.Generator) -> np.ndarray:
+def dark_render(value: int, rng: np.random.Generator, ghosts: bool = False) -> np.ndarray:
     """A drawn STORE x STORE patch of one dark die (black, grey, purple or blue-black body, a faint lighter
     rim, red pips, now and then white ones) on a light grey tray, turned, blurred and noisy: more faces like
-    the dark dice the model is least sure of (drawn here, not by synth_dice, whose scenes stay as they are)."""
+    the dark dice the model is least sure of (drawn here, not by synth_dice, whose scenes stay as they are).
+    ``ghosts``: a translucent die, as the real ones: dimmer red pips, and the bottom face's pips (7 - value,
+    mirrored, shifted a little) showing faintly through the body; False draws exactly as before."""
     up = 4 * STORE  # drawn four times larger, then shrunk: smooth edges
     bg = rng.uniform(140, 215) + rng.uniform(-6, 6, 3)
     img = np.empty((up, up, 3), np.float32)
@@ -87,6 +89,18 @@ def dark_render(value: int, rng: np.random.Generator) -> np.ndarray:
     cv2.fillConvexPoly(img, ((square * side * rng.uniform(0.82, 0.92)) @ rot.T + centre).astype(np.int32),
                        tuple(float(c) for c in body))
     spacing, radius = side * rng.uniform(0.25, 0.29), side * rng.uniform(0.07, 0.1)
+    if ghosts:
+        pip = pip * rng.uniform(0.55, 1.0) if red else pip
+        layer = img.copy()
+        shift = rng.uniform(-0.06, 0.06, 2) * side
+        for gx, gy in LAYOUTS[7 - value]:
+            q = (np.array([-gx, gy]) * spacing * rng.uniform(0.9, 1.1)) @ rot.T + centre + shift
+            cv2.circle(layer, (int(q[0]), int(q[1])), int(radius * 1.2), tuple(float(c) for c in pip), -1)
+        layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.4)
+        alpha = rng.uniform(0.15, 0.45)
+        inner = np.zeros(img.shape[:2], np.float32)
+        cv2.fillConvexPoly(inner, ((square * side * 0.82) @ rot.T + centre).astype(np.int32), 1.0)
+        img = img + alpha * inner[..., None] * (layer - img)
     for gx, gy in LAYOUTS[value]:
         q = (np.array([gx, gy]) * spacing) @ rot.T + centre
         r = radius * (rng.uniform(1.0, 1.5) if value == 1 else 1.0)
@@ -114,6 +128,8 @@ def main() -> int:
                         help="extra crops (kind 4: wider scale and shift) of each labelled die darker than DARK_V")
     parser.add_argument("--dark-renders", type=int, default=0,
                         help="drawn dark dice per value (kind 5, dark_render; own random stream; 0: none, as shipped)")
+    parser.add_argument("--dark-ghosts", action="store_true",
+                        help="draw the dark dice translucent (dimmer pips, the bottom face faintly through)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
     args = parser.parse_args()
     if not args.photos.is_dir():
@@ -193,7 +209,7 @@ def main() -> int:
     render_rng = np.random.default_rng(20261131)  # its own stream: without --dark-renders nothing is drawn from it
     for _ in range(args.dark_renders):
         for value in range(1, 7):
-            add(dark_render(value, render_rng), value, 5)
+            add(dark_render(value, render_rng, args.dark_ghosts), value, 5)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # Each patch as JPEG (quality 95; the photos themselves are JPEG): a quarter of the raw pixels' size.
     blobs = [cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].ravel() for p in pixels]
