@@ -130,6 +130,8 @@ def main() -> int:
                         help="drawn dark dice per value (kind 5, dark_render; own random stream; 0: none, as shipped)")
     parser.add_argument("--dark-ghosts", action="store_true",
                         help="draw the dark dice translucent (dimmer pips, the bottom face faintly through)")
+    parser.add_argument("--store", type=int, default=STORE,
+                        help="stored patch side (a model with a larger --side needs patches at least that big)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
     args = parser.parse_args()
     if not args.photos.is_dir():
@@ -147,7 +149,7 @@ def main() -> int:
     names: list[str] = []
 
     def add(patch: np.ndarray, label: int, kind: int) -> None:
-        pixels.append(cv2.resize(patch, (STORE, STORE), interpolation=cv2.INTER_AREA))
+        pixels.append(cv2.resize(patch, (args.store, args.store), interpolation=cv2.INTER_AREA))
         labels.append(label)
         kinds.append(kind)
         groups.append(len(names) - 1)
