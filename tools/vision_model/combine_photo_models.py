@@ -62,12 +62,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--side", type=int, default=PHOTO_SIDE,
+                        help="the members' input side, for the check (train_photo_faces.py --side)")
     args = parser.parse_args()
     joined = combine(args.models)
     args.out.write_bytes(joined.SerializeToString())
-    faces = np.random.default_rng(0).integers(0, 256, (64, PHOTO_SIDE, PHOTO_SIDE, 3), dtype=np.uint8)
-    mean = np.mean([FaceModel(p, PHOTO_SIDE, True, 1).probabilities(faces) for p in args.models], axis=0)
-    got = FaceModel(args.out, PHOTO_SIDE, True, 1).probabilities(faces)
+    faces = np.random.default_rng(0).integers(0, 256, (64, args.side, args.side, 3), dtype=np.uint8)
+    mean = np.mean([FaceModel(p, args.side, True, 1).probabilities(faces) for p in args.models], axis=0)
+    got = FaceModel(args.out, args.side, True, 1).probabilities(faces)
     diff = float(np.abs(got - mean).max())
     print(json.dumps({"members": len(args.models), "onnx_bytes": args.out.stat().st_size,
                       "cv2_joined_vs_mean_max_abs_diff": diff}))

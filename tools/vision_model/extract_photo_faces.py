@@ -20,7 +20,7 @@ For every train-half photo (``labels.photo_split(path) == "train"``; the test ha
 Writes ``tools/vision_model/data/photo_faces.npz``: ``jpeg`` and ``ends`` (the N patches, each STORE x STORE
 BGR, JPEG-encoded one after another, ``ends`` the end offsets; ``load_pixels`` decodes them; the trainer
 turns, scales and resizes them to the model's input), ``labels`` (0..6), ``kind`` (0 reader patch,
-1 label crop, 2 background, 3 rendered, 4 extra crop of a dark die), ``group`` (the photo's
+1 label crop, 2 background, 3 rendered, 4 extra crop of a dark die, 5 drawn dark die), ``group`` (the photo's
 index, to hold whole photos out; the rendered patches all have the last group, "synthetic"), ``names``
 (the photo file per group).
 """
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from drivers.vision.dice import DiceReader  # noqa: E402
 from drivers.vision.labels import iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
-from drivers.vision.pips import rectify  # noqa: E402
+from drivers.vision.pips import LAYOUTS, rectify  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import extract_faces  # noqa: E402
@@ -61,6 +61,58 @@ def darkness(image: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(cv2.cvtColor(centre, cv2.COLOR_BGR2HSV)[..., 2].mean())
 
 
+def dark_render(value: int, rng: np.random.Generator, ghosts: bool = False) -> np.ndarray:
+    """A drawn STORE x STORE patch of one dark die (black, grey, purple or blue-black body, a faint lighter
+    rim, red pips, now and then white ones) on a light grey tray, turned, blurred and noisy: more faces like
+    the dark dice the model is least sure of (drawn here, not by synth_dice, whose scenes stay as they are).
+    ``ghosts``: a translucent die, as the real ones: dimmer red pips, and the bottom face's pips (7 - value,
+    mirrored, shifted a little) showing faintly through the body; False draws exactly as before."""
+    up = 4 * STORE  # drawn four times larger, then shrunk: smooth edges
+    bg = rng.uniform(140, 215) + rng.uniform(-6, 6, 3)
+    img = np.empty((up, up, 3), np.float32)
+    img[:] = bg
+    tint = np.array([[30, 30, 30], [45, 45, 45], [70, 25, 55], [80, 45, 25], [35, 35, 50]], np.float32)
+    body = tint[int(rng.integers(len(tint)))] * rng.uniform(0.5, 1.1) + rng.uniform(-6, 6, 3)
+    red = rng.random() < 0.8
+    pip = (np.array([40, 40, 200], np.float32) * rng.uniform(0.6, 1.1) if red
+           else np.array([235, 235, 235], np.float32) * rng.uniform(0.7, 1.0))
+    side = up * rng.uniform(0.62, 0.85)
+    angle = float(rng.uniform(0, 90))
+    centre = np.array([up / 2, up / 2]) + rng.uniform(-0.06, 0.06, 2) * up
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) / 2
+    shadow = (square * side * 1.04) @ rot.T + centre + rng.uniform(2, 10, 2)
+    cv2.fillConvexPoly(img, shadow.astype(np.int32), tuple(float(c) for c in bg * 0.6))
+    rim = body + rng.uniform(10, 45)
+    cv2.fillConvexPoly(img, ((square * side) @ rot.T + centre).astype(np.int32), tuple(float(c) for c in rim))
+    cv2.fillConvexPoly(img, ((square * side * rng.uniform(0.82, 0.92)) @ rot.T + centre).astype(np.int32),
+                       tuple(float(c) for c in body))
+    spacing, radius = side * rng.uniform(0.25, 0.29), side * rng.uniform(0.07, 0.1)
+    if ghosts:
+        pip = pip * rng.uniform(0.55, 1.0) if red else pip
+        layer = img.copy()
+        shift = rng.uniform(-0.06, 0.06, 2) * side
+        for gx, gy in LAYOUTS[7 - value]:
+            q = (np.array([-gx, gy]) * spacing * rng.uniform(0.9, 1.1)) @ rot.T + centre + shift
+            cv2.circle(layer, (int(q[0]), int(q[1])), int(radius * 1.2), tuple(float(c) for c in pip), -1)
+        layer = cv2.GaussianBlur(layer, (0, 0), radius * 0.4)
+        alpha = rng.uniform(0.15, 0.45)
+        inner = np.zeros(img.shape[:2], np.float32)
+        cv2.fillConvexPoly(inner, ((square * side * 0.82) @ rot.T + centre).astype(np.int32), 1.0)
+        img = img + alpha * inner[..., None] * (layer - img)
+    for gx, gy in LAYOUTS[value]:
+        q = (np.array([gx, gy]) * spacing) @ rot.T + centre
+        r = radius * (rng.uniform(1.0, 1.5) if value == 1 else 1.0)
+        cv2.circle(img, (int(q[0]), int(q[1])), int(r), tuple(float(c) for c in pip * rng.uniform(0.85, 1.0)), -1)
+    # a translucent body: low-frequency mottling over the die
+    mottle = cv2.resize(rng.normal(0, rng.uniform(0, 12), (6, 6, 1)).astype(np.float32), (up, up))[..., None]
+    img = img + mottle
+    img = cv2.resize(img, (STORE, STORE), interpolation=cv2.INTER_AREA)
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0)) + rng.normal(0, rng.uniform(1, 6), img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
     """The N x STORE x STORE x 3 patches of a photo_faces.npz."""
     jpeg, ends = data["jpeg"], data["ends"]
@@ -74,6 +126,12 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=450, help="rendered throws (seeds 0..N-1), the kinds in turn")
     parser.add_argument("--dark-crops", type=int, default=DARK_CROPS,
                         help="extra crops (kind 4: wider scale and shift) of each labelled die darker than DARK_V")
+    parser.add_argument("--dark-renders", type=int, default=0,
+                        help="drawn dark dice per value (kind 5, dark_render; own random stream; 0: none, as shipped)")
+    parser.add_argument("--dark-ghosts", action="store_true",
+                        help="draw the dark dice translucent (dimmer pips, the bottom face faintly through)")
+    parser.add_argument("--store", type=int, default=STORE,
+                        help="stored patch side (a model with a larger --side needs patches at least that big)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
     args = parser.parse_args()
     if not args.photos.is_dir():
@@ -91,7 +149,7 @@ def main() -> int:
     names: list[str] = []
 
     def add(patch: np.ndarray, label: int, kind: int) -> None:
-        pixels.append(cv2.resize(patch, (STORE, STORE), interpolation=cv2.INTER_AREA))
+        pixels.append(cv2.resize(patch, (args.store, args.store), interpolation=cv2.INTER_AREA))
         labels.append(label)
         kinds.append(kind)
         groups.append(len(names) - 1)
@@ -150,6 +208,10 @@ def main() -> int:
                 add(patch, label, 3)
 
     synthetic = extract_faces.synthetic(_Colour(), args.scenes, 0)
+    render_rng = np.random.default_rng(20261131)  # its own stream: without --dark-renders nothing is drawn from it
+    for _ in range(args.dark_renders):
+        for value in range(1, 7):
+            add(dark_render(value, render_rng, args.dark_ghosts), value, 5)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # Each patch as JPEG (quality 95; the photos themselves are JPEG): a quarter of the raw pixels' size.
     blobs = [cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].ravel() for p in pixels]
@@ -157,7 +219,7 @@ def main() -> int:
     np.savez_compressed(args.out, jpeg=np.concatenate(blobs), ends=ends, labels=np.array(labels, np.uint8),
                         kind=np.array(kinds, np.uint8), group=np.array(groups, np.int32), names=np.array(names))
     print({"photos": len(names), "patches": len(pixels), "per_class": np.bincount(labels, minlength=7).tolist(),
-           "per_kind": np.bincount(kinds, minlength=5).tolist(), "synthetic": synthetic,
+           "per_kind": np.bincount(kinds, minlength=6 if args.dark_renders else 5).tolist(), "synthetic": synthetic,
            "file_bytes": args.out.stat().st_size})
     return 0
 

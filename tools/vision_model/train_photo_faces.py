@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from drivers.vision.facemodel import CLASSES, PHOTO_SIDE, FaceModel, to_input  # noqa: E402
-from extract_photo_faces import load_pixels  # noqa: E402
+from extract_photo_faces import DARK_V, load_pixels  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "photo_faces.npz"
 SYNTHETIC = Path(__file__).resolve().parent / "data" / "faces.npz"  # the table model's data (extract_faces.py)
@@ -88,6 +88,17 @@ def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE
     return out
 
 
+def dark_faces(pixels: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Which stored patches show a dark die face: a value 1..6 and the central half's mean HSV value (the
+    brightest channel) under ``DARK_V``, as ``extract_photo_faces.darkness`` judges a label box, here on the
+    stored patch itself, so every kind (reader patch, label crop, extra crop, rendered die) is tagged alike."""
+    store = pixels.shape[1]
+    a, b = store // 4, store - store // 4
+    value = np.array([cv2.cvtColor(np.ascontiguousarray(p[a:b, a:b]), cv2.COLOR_BGR2HSV)[..., 2].mean()
+                      for p in pixels])
+    return (labels > 0) & (value < DARK_V)
+
+
 def plain(pixels: np.ndarray, side: int = PHOTO_SIDE) -> np.ndarray:
     """The stored patches as the runtime sees its own: resized to ``side`` (facemodel.face_pixels)."""
     return np.stack([cv2.resize(p, (side, side), interpolation=cv2.INTER_AREA) for p in pixels])
@@ -112,6 +123,8 @@ def main() -> int:
                         help="loss weight of the reader's own patches against the label crops and background")
     parser.add_argument("--dark-aug", type=float, default=0.0,
                         help="probability of darken() (hue turn, gamma, noise) per patch and epoch; 0: not drawn")
+    parser.add_argument("--dark-weight", type=float, default=1.0,
+                        help="loss weight multiplier of the dark die faces (dark_faces); 1: as before")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -122,6 +135,11 @@ def main() -> int:
     val = group % 5 == args.fold if args.fold is not None else np.zeros(len(labels), bool)
     xt, lt = pixels[~val], labels[~val]
     w = np.where(kind[~val] == 0, args.reader_weight, 1.0)
+    if args.dark_weight != 1.0:
+        dark = dark_faces(xt, lt)
+        w = np.where(dark, w * args.dark_weight, w)
+        print(f"dark die faces weighed x{args.dark_weight}: {int(dark.sum())} of {len(xt)} training patches "
+              f"(by kind {np.bincount(kind[~val][dark], minlength=5).tolist()})", flush=True)
     if args.synthetic_weight > 0:
         synth = np.load(SYNTHETIC)
         keep = (synth["source"] == 0) & (synth["labels"] < 7) & (synth["group"] % args.synthetic_every == 0)

@@ -261,3 +261,26 @@ def test_the_photo_dataset_holds_the_train_half_only() -> None:
     dark = data["kind"] == 4
     assert set(np.unique(data["kind"])) <= set(range(5)) and dark.any()
     assert data["labels"][dark].min() >= 1 and (data["group"][dark] < len(names) - 1).all()
+
+
+def _extract_photo_faces():
+    """tools/vision_model/extract_photo_faces.py as a module (it puts its own imports on the path)."""
+    spec = importlib.util.spec_from_file_location("extract_photo_faces",
+                                                  ROOT / "tools/vision_model/extract_photo_faces.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_drawn_dark_dice_are_dark_faces_on_a_light_tray_and_ghosts_only_when_asked() -> None:
+    tool = _extract_photo_faces()
+    patches = [tool.dark_render(v, np.random.default_rng(v)) for v in range(1, 7)]
+    assert all(p.shape == (tool.STORE, tool.STORE, 3) and p.dtype == np.uint8 for p in patches)
+    a, b = tool.STORE // 4, tool.STORE - tool.STORE // 4
+    for p in patches:
+        value = cv2.cvtColor(p, cv2.COLOR_BGR2HSV)[..., 2].astype(float)
+        assert value[a:b, a:b].mean() < value[:3].mean() - 40  # a dark die, a light tray around it
+    # Same stream, same patch; the translucent variant draws a different one (and only when asked).
+    assert np.array_equal(tool.dark_render(3, np.random.default_rng(7)), tool.dark_render(3, np.random.default_rng(7)))
+    plain_rng, ghost_rng = np.random.default_rng(7), np.random.default_rng(7)
+    assert not np.array_equal(tool.dark_render(3, plain_rng), tool.dark_render(3, ghost_rng, ghosts=True))
