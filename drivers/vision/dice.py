@@ -88,6 +88,19 @@ def second_opinion(value: int | None, guess: facemodel.FaceGuess, floor: float) 
     return None, ""
 
 
+def recut_opinion(value: int | None, guess: facemodel.FaceGuess, again: facemodel.FaceGuess | None,
+                  floor: float) -> facemodel.FaceGuess:
+    """Photo mode: the face model's guess to use for a die, given its guess on the re-cut patch
+    (``again``, DetectorJoin._recut; None if none was cut).  The re-cut counts only for a die whose pips
+    were not read and whose first patch the model reads no value from at ``floor``, and only if it reads a
+    value at ``floor`` itself: then the die is read by the model only, and the image stays unsure (its
+    unread pips are among the problems already), so a re-cut can never make an image ok."""
+    if value is None and again is not None and not second_opinion(None, guess, floor)[1] \
+            and second_opinion(None, again, floor)[1]:
+        return again
+    return guess
+
+
 def strip_not_die(rect: tuple, die: float) -> bool:
     """A footprint at least STRIP_LONG dice long and under STRIP_SHORT wide: no die, whole, cocked or cut by the
     table's edge, looks like that (a cocked die is at most 1.41 long and a die wide)."""
@@ -150,6 +163,7 @@ class DiceReader(DetectorJoin):
         # became (None: set aside); tools/vision_model/extract_faces.py builds the face model's data from it.
         self.last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]] = []
         self.last_detections: list[Detection] = []  # photo mode: the detector's dice in the last read
+        self.last_recuts: dict[int, np.ndarray] = {}  # photo mode: die index -> re-cut patch (_recut)
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -293,6 +307,8 @@ class DiceReader(DetectorJoin):
         self.last_features = []
         self.last_rejected = []
         self.last_patches = []
+        self.last_detections = []
+        self.last_recuts = {}
         blobs, mask = self._blobs(image, die)
         background = self._last_background
         cal = self.calibration
@@ -416,7 +432,11 @@ class DiceReader(DetectorJoin):
         dice.extend(heap_dice)
         if photo and self._detector_model is not None:
             self._join_detections(image, dice, problems)
-        self._check_faces(dice, problems)
+        # Photo mode: a second patch of each die whose pips were not read, for the face model if it cannot
+        # read the first (recut_opinion); the calibrated table cuts none.
+        self.last_recuts = {i: self._recut(image, dice[i].box) for _, _, i in self.last_patches
+                            if photo and i is not None and dice[i].value is None}
+        self._check_faces(dice, problems, self.last_recuts)
         if not photo:
             problems.extend(self._size_checks(measured, split_parts))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
@@ -436,7 +456,8 @@ class DiceReader(DetectorJoin):
             return DiceResult("unsure", tuple(dice), "; ".join(dict.fromkeys(problems)))
         return DiceResult("ok", tuple(dice), "")
 
-    def _check_faces(self, dice: list[Die], problems: list[str]) -> None:
+    def _check_faces(self, dice: list[Die], problems: list[str],
+                     recuts: dict[int, np.ndarray] | None = None) -> None:
         """The face model's second opinion on every die read from a patch (heap reads have none).
 
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
@@ -455,6 +476,15 @@ class DiceReader(DetectorJoin):
         floor = MODEL_ONLY if self.calibration is not None else (
             MODEL_ONLY_PHOTO if getattr(model, "colour", False) else MODEL_ONLY_PHOTO_GREY)
         guesses = model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
+        again = [k for k, ((i, _), g) in enumerate(zip(items, guesses))
+                 if recuts and i in recuts and dice[i].value is None and not second_opinion(None, g, floor)[1]]
+        recut_read: set[int] = set()
+        for k, g in zip(again, model.classify([recuts[items[k][0]] for k in again], judge_tilt=False)
+                        if again else []):
+            chosen = recut_opinion(dice[items[k][0]].value, guesses[k], g, floor)
+            if chosen is g:
+                guesses[k] = g
+                recut_read.add(items[k][0])
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
             shown, verdict = second_opinion(d.value, guess, floor)
@@ -465,7 +495,8 @@ class DiceReader(DetectorJoin):
                 problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
             elif verdict == "model only":
                 dice[i] = replace(d, value=shown, confidence=round(guess.probability * 0.5, 3),
-                                  reason=f"read by the face model only ({d.reason or 'pips not read'})")
+                                  reason=f"read by the face model only{', patch re-cut' if i in recut_read else ''} "
+                                         f"({d.reason or 'pips not read'})")
 
     def _photo_model(self) -> facemodel.FaceModel | None:
         """Photo mode's face model: its own (loaded once, at the first photo read), else ``face_model``."""

@@ -119,6 +119,18 @@ class DetectorJoin:
         tw, th = box[2], box[3]
         return max(tw, th) <= 1.3 * max(1, min(tw, th)) and tw * th >= 0.2 * die_box[2] * die_box[3]
 
+    def _recut(self, image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+        """Photo mode: a second patch of a die the face model could not read from its first (branch
+        photocrop): an upright square centred on the detector box that overlaps the die's box most (over
+        0.3), else on the die's own box, its side the box's longer side.  The first patch can sit off the
+        die (a blob grown by a shadow or cut by glare); the detector's box is an independent guess of where
+        the die is."""
+        over = [(overlap(t.box, box), t) for t in self.last_detections]
+        best = max(((o, t) for o, t in over if o > 0.3), key=lambda p: p[0], default=None)
+        x, y, w, h = best[1].box if best is not None else box
+        side = float(max(w, h, 1))
+        return rectify(image, ((x + w / 2, y + h / 2), (side, side), 0.0), grow=1.0)
+
     def _read_detected(self, image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
         """(value or None, face reading, patch) in a detector box: the die's fitted rectangle, then the
         box itself, then the box grown by a fifth; the first read at DETECT_READ confidence counts."""

@@ -27,7 +27,7 @@ import json
 import pickle
 import sys
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from drivers.vision import facemodel, photo_join  # noqa: E402
-from drivers.vision.dice import MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, second_opinion  # noqa: E402
+from drivers.vision.dice import (MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, recut_opinion,  # noqa: E402
+                                 second_opinion)
 from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
                                    overlap, read_yolo_labels)
 
@@ -54,8 +55,10 @@ class Shot:
     status: str
     dice: list[tuple[int | None, tuple[int, int, int, int], str]]  # (pip value, box, reason)
     patches: list[tuple[np.ndarray, int]]  # (64 x 64 BGR patch, die index) for the dice the model checks
+    recuts: list[tuple[np.ndarray, int]] = field(default_factory=list)  # (re-cut patch, die index): unread dice
 
 
+RECUT = [True]  # --no-recut: replay without photo mode's re-cut of unread dice (the reader before photocrop)
 CACHE: dict[str, Path] = {}  # --cache: another file than /tmp/photo_eval_<half>.pkl (two checkouts side by side)
 
 
@@ -82,8 +85,10 @@ def dump(half: str, photos: Path, detector: Path | None = None, split: bool = Tr
             order = {d.box: k for k, d in enumerate(result.dice)}
             patches = [(p, order[unsorted_boxes[i]]) for p, _, i in reader.last_patches
                        if i is not None and unsorted_boxes[i] in order]
+            recuts = [(p, order[unsorted_boxes[i]]) for i, p in reader.last_recuts.items()
+                      if i in unsorted_boxes and unsorted_boxes[i] in order]
             shots.append(Shot(path.name, sub.name, labels, result.status,
-                              [(d.value, d.box, d.reason) for d in result.dice], patches))
+                              [(d.value, d.box, d.reason) for d in result.dice], patches, recuts))
     cache_path(half).write_bytes(pickle.dumps([vars(s) for s in shots]))
     return shots
 
@@ -97,7 +102,12 @@ def replay(shot: Shot, probs: np.ndarray,
     """The photo's status and dice after the face model's rules (DiceReader._check_faces, photo mode)."""
     dice = list(shot.dice)
     status = shot.status
-    for (_, i), guess in zip(shot.patches, facemodel.guesses(np.asarray(probs), judge_tilt=False)):
+    probs = np.asarray(probs)
+    n = len(shot.patches)  # probs: the patches' rows, then the re-cuts' (model_probs)
+    again = dict(zip((i for _, i in shot.recuts), facemodel.guesses(probs[n:], judge_tilt=False))) \
+        if len(probs) > n and RECUT[0] else {}
+    for (_, i), guess in zip(shot.patches, facemodel.guesses(probs[:n], judge_tilt=False)):
+        guess = recut_opinion(dice[i][0], guess, again.get(i), only)
         shown, verdict = second_opinion(dice[i][0], guess, only)
         if verdict:
             dice[i] = (shown, dice[i][1], verdict)
@@ -166,7 +176,7 @@ def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
 def model_probs(model: facemodel.FaceModel):
     def probs_of(shot: Shot) -> np.ndarray:
         return model.probabilities(np.stack([facemodel.face_pixels(p, model.side, model.colour)
-                                             for p, _ in shot.patches]))
+                                             for p, _ in shot.patches + (shot.recuts if RECUT[0] else [])]))
     return probs_of
 
 
@@ -268,9 +278,12 @@ def main() -> int:
                         help="dump: the photo-mode detector model (default: the shipped one)")
     parser.add_argument("--no-split", action="store_true",
                         help="dump: without photo mode's split of dice read as one (DiceReader.split_merged)")
+    parser.add_argument("--no-recut", action="store_true",
+                        help="replay without the re-cut of unread dice (DiceReader._recut, branch photocrop)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
+    RECUT[0] = not args.no_recut
     if args.cache is not None:
         CACHE[args.half] = args.cache
     if args.what == "dump":
