@@ -103,7 +103,10 @@ class CameraDevice:
         with self._lock:
             self.frames += 1
             self._last_frame = frame
-        read = self._read(index, frame)
+        return self._posted(self._read(index, frame))
+
+    def _posted(self, read: Any) -> Any:
+        """Count a record about to be posted (None: nothing to post) and keep it as the last one."""
         if read is not None:
             with self._lock:
                 self.reads += 1

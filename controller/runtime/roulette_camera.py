@@ -155,12 +155,7 @@ class RouletteCamera(CameraDevice):
 
     def _process(self, index: int, frame: Any) -> Any:
         if frame is None:  # the file source ended
-            read = self.reader.finish()
-            if read is not None:
-                with self._lock:
-                    self.reads += 1
-                    self.last = read
-            return read
+            return self._posted(self.reader.finish())
         read = super()._process(index, frame)
         if self.reader.problem is not None and self.error is None:
             self.error = self.reader.problem

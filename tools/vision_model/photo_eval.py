@@ -58,7 +58,6 @@ class Shot:
     recuts: list[tuple[np.ndarray, int]] = field(default_factory=list)  # (re-cut patch, die index): unread dice
 
 
-RECUT = [True]  # --no-recut: replay without photo mode's re-cut of unread dice (the reader before photocrop)
 CACHE: dict[str, Path] = {}  # --cache: another file than /tmp/photo_eval_<half>.pkl (two checkouts side by side)
 
 
@@ -105,7 +104,7 @@ def replay(shot: Shot, probs: np.ndarray,
     probs = np.asarray(probs)
     n = len(shot.patches)  # probs: the patches' rows, then the re-cuts' (model_probs)
     again = dict(zip((i for _, i in shot.recuts), facemodel.guesses(probs[n:], judge_tilt=False))) \
-        if len(probs) > n and RECUT[0] else {}
+        if len(probs) > n else {}  # no re-cut rows (model_probs(recut=False)): the reader before photocrop
     for (_, i), guess in zip(shot.patches, facemodel.guesses(probs[:n], judge_tilt=False)):
         guess = recut_opinion(dice[i][0], guess, again.get(i), only)
         shown, verdict = second_opinion(dice[i][0], guess, only)
@@ -173,10 +172,11 @@ def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
     return {k: dict(v) for k, v in sorted(out.items())}
 
 
-def model_probs(model: facemodel.FaceModel):
+def model_probs(model: facemodel.FaceModel, recut: bool = True):
+    """The model's rows for a shot's patches, then (``recut``) for its re-cut patches."""
     def probs_of(shot: Shot) -> np.ndarray:
         return model.probabilities(np.stack([facemodel.face_pixels(p, model.side, model.colour)
-                                             for p, _ in shot.patches + (shot.recuts if RECUT[0] else [])]))
+                                             for p, _ in shot.patches + (shot.recuts if recut else [])]))
     return probs_of
 
 
@@ -283,7 +283,6 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
-    RECUT[0] = not args.no_recut
     if args.cache is not None:
         CACHE[args.half] = args.cache
     if args.what == "dump":
@@ -304,7 +303,7 @@ def main() -> int:
     else:
         model = facemodel.FaceModel(args.model or facemodel.PHOTO_MODEL, args.side or facemodel.PHOTO_SIDE, True,
                                     args.turns or facemodel.PHOTO_TURNS)
-    probs_of = model_probs(model)
+    probs_of = model_probs(model, recut=not args.no_recut)
     if args.only is None:
         args.only = MODEL_ONLY_PHOTO_GREY if args.grey else MODEL_ONLY_PHOTO
     if args.what == "floors":
