@@ -6,8 +6,8 @@ committed in one transaction; only then are the listeners (displays, the
 terminal, the floor link later) told. If the commit fails, the round and the
 meters are put back as they were, the ``journal`` fault latches and the table
 takes no more input. ``Table.open`` recovers: the open round is rebuilt by
-replaying its journaled events through the same game code, latched faults stay
-latched, and the meters are recomputed from their records and checked against
+replaying its journaled events through the same game code, a camera result held
+for the croupier is held again, latched faults stay latched, and the meters are recomputed from their records and checked against
 the stored values.
 """
 
@@ -171,7 +171,7 @@ class Table:
         self.shoe_no = 1
         self.shoe_cards = 0
         self.cut_card = False
-        self.pending_result: PendingResult | None = None  # in memory: after a restart the throw is entered again
+        self.pending_result: PendingResult | None = None  # rebuilt from the journal's `pending` records on a restart
         self.recovered: dict[str, Any] = {}
         self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
 
@@ -236,6 +236,7 @@ class Table:
                                                               f"to the journaled effects"))
                         break
                     self._remember(answer.effects)
+                self.pending_result = self._held_result(last_open.seq)
         # the shoe
         last_shoe = j.last("shoe")
         shoe_from = 0
@@ -252,6 +253,8 @@ class Table:
         entries.extend(("meter", self.round_no, body) for body in meter_bodies)
         self.recovered = {"round": self.round_no, "replayed": replayed, "faults": sorted(set(self.faults) | {n for n, _ in new_faults}),
                           "shoe": self.shoe_no, "shoe_cards": self.shoe_cards}
+        if self.pending_result is not None:
+            self.recovered["pending"] = self.pending_result.seq
         start = {"table": self.config.table_id, "pid": os.getpid(), **config_json(self.config.round_config),
                  "recovered": self.recovered}
         records = self.journal.append([("start", self.round_no, start)] + entries, self.meters.to_json())
@@ -259,6 +262,23 @@ class Table:
             if record.kind == "fault":
                 self.faults[record.body["name"]] = Fault(record.body["name"], record.body["text"], record.seq)
         self._apply_fault_stops()
+
+    def _held_result(self, since: int) -> PendingResult | None:
+        """The result a reader left waiting for the croupier in the open round, if nothing settled or voided it.
+
+        A held result is journaled (``pending``) before it is shown, so it survives a restart; a dice,
+        wheel or void event accepted after it (a confirmation, the croupier's void) ends it.
+        """
+        held: PendingResult | None = None
+        for record in self.journal.records(since=since, kinds=("pending", "event"), round_=self.round_no):
+            body = record.body
+            if record.kind == "event":
+                if body["event"]["type"] in ("dice", "wheel", "void"):
+                    held = None
+            elif "refused" not in body:
+                held = PendingResult(body["source"], tuple(body["values"]), tuple(body["colors"]), body["reason"],
+                                     record.seq, body.get("kind", "dice"))
+        return held
 
     def _round_config(self, body: Mapping[str, Any]) -> tuple[GameSpec, RoundConfig]:
         spec = self.lookup(body["game"])

@@ -278,3 +278,37 @@ def test_daemon_reads_a_folder_camera_and_takes_the_croupiers_confirmation(tmp_p
     assert events[2]["confirmed_by"] == "croupier Test" and events[2]["event"]["values"] == [6, 6]
     assert [r.body["source"] for r in journal.records(kinds=("pending",))] == ["camera"]
     journal.close()
+
+
+def test_a_held_result_survives_a_restart(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    assert table.hold_result("camera", (5, None), ("red", "green"), "a die's pips not read") == "held"
+    seq = table.pending_result.seq if table.pending_result else 0
+    table.journal.close()
+    again = tarning_table(tmp_path)  # the power came back
+    assert again.pending_result is not None and again.pending_result.seq == seq
+    assert again.pending_result.values == (5, None) and again.pending_result.colors == ("red", "green")
+    assert again.pending_result.prompt == "Camera unsure (a die's pips not read): croupier, confirm the dice"
+    assert again.recovered["pending"] == seq and tower_pattern(again) == "result_pending"
+    assert again.submit("camera", read("clean", CLEAN)) == "refused"  # a re-read does not settle past the croupier
+    assert again.command(Command("confirm_result", {}, "croupier Anna")) == "the camera could not read every die: give the values"
+    assert again.command(Command("confirm_result", {"values": [5, 2]}, "croupier Anna")) == "done"
+    assert [s["result"] for s in settlements(again)] == ["lose"] and again.round_no == 2
+    again.journal.close()
+    assert tarning_table(tmp_path).pending_result is None  # confirmed: nothing waits after the next restart
+
+
+def test_a_voided_or_refused_hold_does_not_come_back(tmp_path: Path) -> None:
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    assert table.hold_result("camera", (1, 2), ("red", "green"), "first") == "held"
+    assert table.hold_result("camera", (3, 4), ("red", "green"), "second") == "refused"
+    table.journal.close()
+    again = tarning_table(tmp_path)
+    assert again.pending_result is not None and again.pending_result.reason == "first"  # not the refused one
+    assert again.submit("buttons", Void("rethrow", "croupier")) == "accepted"
+    again.journal.close()
+    third = tarning_table(tmp_path)
+    assert third.pending_result is None and "pending" not in third.recovered
+    assert third.submit("camera", read("clean", CLEAN)) == "accepted"

@@ -366,3 +366,15 @@ def test_a_running_table_whose_camera_shows_no_wheel_latches_one_line(tmp_path: 
     assert daemon.table.faults["device_silent.camera"].text == (
         "camera stopped answering: no roulette wheel found in the first 30 frames: point the camera at the wheel, "
         "or name a calibration from 'tablectl vision calibrate --roulette'")
+
+
+def test_a_held_spin_survives_a_restart(tmp_path: Path) -> None:
+    table = roulette_table(tmp_path)
+    bet_and_close(table)
+    assert table.hold_result("camera", (NUMBER,), (), "the ball not at rest long enough", kind="wheel") == "held"
+    table.journal.close()
+    again = roulette_table(tmp_path)
+    assert again.pending_result is not None and again.pending_result.kind == "wheel"
+    assert again.pending_result.values == (NUMBER,)
+    assert again.command(Command("confirm_result", {}, "croupier Anna")) == "done"  # the camera's number, confirmed
+    assert [s["result"] for s in settlements(again)] == ["win"] and again.pending_result is None
