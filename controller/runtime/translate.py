@@ -202,6 +202,10 @@ class Translator:
             return Translated(event=CloseBets())
         if action == "void":
             return Translated(event=Void("the croupier's void button", by))
+        if action == "confirm" and self.table.pending_result is not None and \
+                not (self.key_held and self.table.meters.pending()):
+            # the camera's guess, as shown at the terminal; the table refuses it when a face was not read
+            return Translated(command=Command("confirm_result", {}, by))
         if action in ("jackpot_confirm", "confirm") and self.table.meters.pending():
             if not self.key_held:
                 return Translated(text="a jackpot confirmation needs the supervisor key")

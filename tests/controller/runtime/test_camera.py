@@ -312,3 +312,22 @@ def test_a_voided_or_refused_hold_does_not_come_back(tmp_path: Path) -> None:
     third = tarning_table(tmp_path)
     assert third.pending_result is None and "pending" not in third.recovered
     assert third.submit("camera", read("clean", CLEAN)) == "accepted"
+
+
+def test_the_confirm_button_takes_the_cameras_whole_guess(tmp_path: Path) -> None:
+    from drivers.gpio.events import ButtonLongPress, ButtonPressed
+
+    table = tarning_table(tmp_path)
+    table.translate = Translator(table, {"ok": "confirm"})
+    bet_and_close(table)
+    assert table.submit("gpio", ButtonLongPress("ok")) == "ignored"  # nothing waits: "nothing waits for a confirmation"
+    assert table.hold_result("camera", (5, None), ("red", "green"), "a die's pips not read") == "held"
+    assert table.submit("gpio", ButtonPressed("ok")) == "ignored"  # a short press does nothing (hold to confirm)
+    assert table.submit("gpio", ButtonLongPress("ok")) == "the camera could not read every die: give the values"
+    assert table.pending_result is not None and settlements(table) == []
+    assert table.submit("buttons", Void("rethrow", "croupier")) == "accepted"
+    assert table.hold_result("camera", (5, 6), ("red", "green"), "a large object in the throw area") == "held"
+    assert table.submit("gpio", ButtonLongPress("ok")) == "done"
+    assert table.pending_result is None and [s["result"] for s in settlements(table)] == ["win"]
+    event = [r for r in table.journal.records(kinds=("event",)) if r.body["event"]["type"] == "dice"][-1].body
+    assert event["confirmed_by"] == "gpio button ok" and event["event"]["values"] == [5, 6]
