@@ -8,6 +8,8 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
     ... dump train --cache /tmp/x.pkl --detector D.onnx [--no-split]   # another cache file, detector; split off
     /work/venv/bin/python tools/vision_model/photo_eval.py split-speed train   # whole read, split off and on
+    ... score train --fold 4 --model M --more-cuts none --show-floor 0   # the reader before branch photo6
+    ... score train --fold 4 --model M --more-cuts s1.1,s1.25 --more-agree 1 --more-floor 0.6   # other more-cut rules
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -17,7 +19,11 @@ those dice and scores the result as bench/vision.py does (labels.Score); with th
 gives the reader's own figures.  ``losses`` breaks the lost dice down: not found, found but unread
 (with a patch the model was not sure enough of, or with no patch at all), read wrong (by the pip count,
 by the model), each marked where the die's box holds the centres of two or more labelled dice (dice
-read as one: no face model can put that right), per set and per label value.
+read as one: no face model can put that right), per set and per label value.  The replay applies the re-cut
+of unread dice (branch photocrop; ``--no-recut``), their more cuts (branch photo6: ``dump`` stores the eight
+cuts of ``GRID`` for every unread die, the replay uses those named by ``--more-cuts``, default the reader's
+``photo_join.MORE_CUTS``, with ``dice.more_cuts_opinion``) and the show floor of disagreements
+(``--show-floor``, default the reader's ``SHOW_FLOOR_PHOTO``), as ``DiceReader._check_faces`` does.
 """
 
 from __future__ import annotations
