@@ -15,7 +15,7 @@ import logging
 import math
 from dataclasses import field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -27,7 +27,7 @@ from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, 
 from drivers.vision.fastmath import masked_median, median_rows, transform3
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
-from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, DetectorJoin
+from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, MORE_CUTS, DetectorJoin
 from drivers.vision.pips import PATCH, read_face, rectify
 from drivers.vision.sidepips import side_face_reason
 
@@ -63,6 +63,14 @@ MODEL_ONLY_PHOTO = 0.5
 # ... and where photo mode reads with the table's grey model instead (its own not loaded): chosen on the
 # train half (python tools/vision_model/unread.py train: 102 of 107 right at 0.8, 54 of 56 at 0.99).
 MODEL_ONLY_PHOTO_GREY = 0.8
+# Branch photo6 (photo mode; chosen on the train half's folds 1-3, tools/vision_model/photo6_rule.md): more
+# cuts of a die read from neither its patch nor its re-cut (photo_join.MORE_CUTS) give it a value only if
+# MORE_AGREE of them read it at MORE_FLOOR and none reads another there (more_cuts_opinion); where the pips and
+# the model disagree, the die shows the model's value only if the model is at least SHOW_FLOOR_PHOTO sure of
+# it, else the pip count (the image is unsure either way).
+MORE_AGREE = 2
+MORE_FLOOR = 0.6
+SHOW_FLOOR_PHOTO = 0.5
 DISAGREE = "the pip count and the face model disagree on a die"
 COCKED_BY_MODEL = "the face model sees a die that may not lie flat"
 log = logging.getLogger(__name__)
@@ -74,14 +82,15 @@ def blob_mask_of(mask: np.ndarray, blob: _Blob) -> np.ndarray:
     return mask
 
 
-def second_opinion(value: int | None, guess: facemodel.FaceGuess, floor: float) -> tuple[int | None, str]:
+def second_opinion(value: int | None, guess: facemodel.FaceGuess, floor: float,
+                   show: float = 0.0) -> tuple[int | None, str]:
     """The value a die shows after the face model, and the verdict: "" (the model backs the pip count, or
     neither reads it), "disagree" (the model gives the pip count under MODEL_AGREE: the image is unsure;
-    the die shows the model's value where it names one) or "model only" (pips unread, the model at least
-    ``floor`` sure of a value)."""
+    the die shows the model's value where it names one at least ``show`` sure, else the pip count) or
+    "model only" (pips unread, the model at least ``floor`` sure of a value)."""
     if value is not None:
         if guess.probabilities[value] < MODEL_AGREE:
-            return (guess.value if 1 <= guess.value <= 6 else value), "disagree"
+            return (guess.value if 1 <= guess.value <= 6 and guess.probability >= show else value), "disagree"
         return value, ""
     if 1 <= guess.value <= 6 and guess.probability >= floor:
         return guess.value, "model only"
@@ -98,6 +107,22 @@ def recut_opinion(value: int | None, guess: facemodel.FaceGuess, again: facemode
     if value is None and again is not None and not second_opinion(None, guess, floor)[1] \
             and second_opinion(None, again, floor)[1]:
         return again
+    return guess
+
+
+def more_cuts_opinion(value: int | None, guess: facemodel.FaceGuess, more: Sequence[facemodel.FaceGuess],
+                      floor: float, more_floor: float, agree: int) -> facemodel.FaceGuess:
+    """Photo mode: the face model's guess to use for a die, given its guesses on more cuts of it (``more``,
+    DetectorJoin._more_cuts; branch photo6).  They count only for a die whose pips were not read and whose
+    guess so far (its patch, then its re-cut: recut_opinion) names no value at ``floor``; then the die takes
+    a value only if at least ``agree`` of the cuts read that value at ``more_floor`` and no cut reads another
+    value at ``more_floor`` (returned: the surest of them).  The die is then read by the model only and the
+    image stays unsure (its unread pips are among its problems), so more cuts can never make an image ok."""
+    if value is not None or agree < 1 or second_opinion(None, guess, floor)[1]:
+        return guess
+    named = [g for g in more if second_opinion(None, g, max(floor, more_floor))[1]]
+    if len(named) >= agree and len({g.value for g in named}) == 1:
+        return max(named, key=lambda g: g.probability)
     return guess
 
 
@@ -164,6 +189,7 @@ class DiceReader(DetectorJoin):
         self.last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]] = []
         self.last_detections: list[Detection] = []  # photo mode: the detector's dice in the last read
         self.last_recuts: dict[int, np.ndarray] = {}  # photo mode: die index -> re-cut patch (_recut)
+        self.last_more_cuts: dict[int, list[np.ndarray]] = {}  # photo mode: die index -> more cuts (_more_cuts)
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -309,6 +335,7 @@ class DiceReader(DetectorJoin):
         self.last_patches = []
         self.last_detections = []
         self.last_recuts = {}
+        self.last_more_cuts = {}
         blobs, mask = self._blobs(image, die)
         background = self._last_background
         cal = self.calibration
@@ -436,7 +463,9 @@ class DiceReader(DetectorJoin):
         # read the first (recut_opinion); the calibrated table cuts none.
         self.last_recuts = {i: self._recut(image, dice[i].box) for _, _, i in self.last_patches
                             if photo and i is not None and dice[i].value is None}
-        self._check_faces(dice, problems, self.last_recuts)
+        if MORE_CUTS:
+            self.last_more_cuts = {i: self._more_cuts(image, dice[i].box, MORE_CUTS) for i in self.last_recuts}
+        self._check_faces(dice, problems, self.last_recuts, self.last_more_cuts)
         if not photo:
             problems.extend(self._size_checks(measured, split_parts))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
@@ -457,7 +486,8 @@ class DiceReader(DetectorJoin):
         return DiceResult("ok", tuple(dice), "")
 
     def _check_faces(self, dice: list[Die], problems: list[str],
-                     recuts: dict[int, np.ndarray] | None = None) -> None:
+                     recuts: dict[int, np.ndarray] | None = None,
+                     more: dict[int, list[np.ndarray]] | None = None) -> None:
         """The face model's second opinion on every die read from a patch (heap reads have none).
 
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
@@ -485,9 +515,12 @@ class DiceReader(DetectorJoin):
             if chosen is g:
                 guesses[k] = g
                 recut_read.add(items[k][0])
+        own = self.calibration is None and getattr(model, "colour", False)  # photo mode with its own model
+        more_read = self._read_more_cuts(model, items, guesses, dice, floor, more) if more and own else set()
+        show = SHOW_FLOOR_PHOTO if own else 0.0
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
-            shown, verdict = second_opinion(d.value, guess, floor)
+            shown, verdict = second_opinion(d.value, guess, floor, show)
             if verdict == "disagree":
                 said = {0: "not a readable face", facemodel.COCKED_CLASS: "a cocked die"}.get(
                     guess.value, f"a {guess.value}")
@@ -495,8 +528,31 @@ class DiceReader(DetectorJoin):
                 problems.append(COCKED_BY_MODEL if guess.value == facemodel.COCKED_CLASS else DISAGREE)
             elif verdict == "model only":
                 dice[i] = replace(d, value=shown, confidence=round(guess.probability * 0.5, 3),
-                                  reason=f"read by the face model only{', patch re-cut' if i in recut_read else ''} "
+                                  reason=f"read by the face model only{', patch re-cut' if i in recut_read else ''}"
+                                         f"{', cut again several ways' if i in more_read else ''} "
                                          f"({d.reason or 'pips not read'})")
+
+    @staticmethod
+    def _read_more_cuts(model: facemodel.FaceModel, items: list[tuple[int, np.ndarray]],
+                        guesses: list[facemodel.FaceGuess], dice: list[Die], floor: float,
+                        more: dict[int, list[np.ndarray]]) -> set[int]:
+        """Photo mode (branch photo6): the dice still unread after the re-cut are read from their more cuts
+        (more_cuts_opinion), all in one batch; ``guesses`` updated in place.  Returns the dice read so."""
+        left = [k for k, ((i, _), g) in enumerate(zip(items, guesses))
+                if more.get(i) and dice[i].value is None and not second_opinion(None, g, floor)[1]]
+        if not left:
+            return set()
+        flat = model.classify([p for k in left for p in more[items[k][0]]], judge_tilt=False)
+        read: set[int] = set()
+        at = 0
+        for k in left:
+            cuts = flat[at:at + len(more[items[k][0]])]
+            at += len(cuts)
+            chosen = more_cuts_opinion(None, guesses[k], cuts, floor, MORE_FLOOR, MORE_AGREE)
+            if chosen is not guesses[k]:
+                guesses[k] = chosen
+                read.add(items[k][0])
+        return read
 
     def _photo_model(self) -> facemodel.FaceModel | None:
         """Photo mode's face model: its own (loaded once, at the first photo read), else ``face_model``."""

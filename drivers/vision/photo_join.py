@@ -23,6 +23,34 @@ DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must a
 DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
 
 
+# Branch photo6: the views of the re-cut square (scale of its side; centre moved by dx, dy of its side) that
+# photo mode cuts of a die its face model reads from neither its patch nor its re-cut (dice.more_cuts_opinion):
+# grown and shrunk, shifted a tenth of the side left, right, up, down.  Chosen on the train half's folds 1-3
+# (tools/vision_model/photo6_rule.md); tools/vision_model/photo_eval.py's GRID names them.
+MORE_CUTS: tuple[tuple[float, float, float], ...] = (
+    (0.8, 0.0, 0.0), (0.9, 0.0, 0.0), (1.1, 0.0, 0.0), (1.25, 0.0, 0.0),
+    (1.0, -0.1, 0.0), (1.0, 0.1, 0.0), (1.0, 0.0, -0.1), (1.0, 0.0, 0.1))
+
+
+def recut_square(detections: list[Detection], box: tuple[int, int, int, int]) -> tuple[tuple[float, float], float]:
+    """The re-cut's upright square (centre, side): on the detector box that overlaps ``box`` most (over 0.3),
+    else on ``box`` itself, its side the box's longer side."""
+    over = [(overlap(t.box, box), t) for t in detections]
+    best = max(((o, t) for o, t in over if o > 0.3), key=lambda p: p[0], default=None)
+    x, y, w, h = best[1].box if best is not None else box
+    return (x + w / 2, y + h / 2), float(max(w, h, 1))
+
+
+def cut_square(image: np.ndarray, square: tuple[tuple[float, float], float],
+               scale: float = 1.0, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
+    """The rectified patch of an upright square, its side times ``scale``, its centre moved by ``dx``,
+    ``dy`` sides (1, 0, 0: the square itself)."""
+    (cx, cy), side = square
+    if scale == 1.0 and dx == 0.0 and dy == 0.0:
+        return rectify(image, ((cx, cy), (side, side), 0.0), grow=1.0)
+    return rectify(image, ((cx + dx * side, cy + dy * side), (side * scale, side * scale), 0.0), grow=1.0)
+
+
 class DetectorJoin:
     """The photo-mode joining rules, mixed into DiceReader."""
 
@@ -125,11 +153,14 @@ class DetectorJoin:
         0.3), else on the die's own box, its side the box's longer side.  The first patch can sit off the
         die (a blob grown by a shadow or cut by glare); the detector's box is an independent guess of where
         the die is."""
-        over = [(overlap(t.box, box), t) for t in self.last_detections]
-        best = max(((o, t) for o, t in over if o > 0.3), key=lambda p: p[0], default=None)
-        x, y, w, h = best[1].box if best is not None else box
-        side = float(max(w, h, 1))
-        return rectify(image, ((x + w / 2, y + h / 2), (side, side), 0.0), grow=1.0)
+        return cut_square(image, recut_square(self.last_detections, box))
+
+    def _more_cuts(self, image: np.ndarray, box: tuple[int, int, int, int],
+                   views: tuple[tuple[float, float, float], ...] = MORE_CUTS) -> list[np.ndarray]:
+        """Photo mode: more patches of a die the face model reads from neither its patch nor its re-cut
+        (branch photo6): the re-cut's square grown or shrunk and shifted (``views``: scale, dx, dy)."""
+        square = recut_square(self.last_detections, box)
+        return [cut_square(image, square, *view) for view in views]
 
     def _read_detected(self, image: np.ndarray, box: tuple[int, int, int, int]) -> tuple:
         """(value or None, face reading, patch) in a detector box: the die's fitted rectangle, then the

@@ -8,6 +8,8 @@ face model's effect on them replayed without re-reading the photos (to compare f
     /work/venv/bin/python tools/vision_model/photo_eval.py speed train     # the face models' time a photo
     ... dump train --cache /tmp/x.pkl --detector D.onnx [--no-split]   # another cache file, detector; split off
     /work/venv/bin/python tools/vision_model/photo_eval.py split-speed train   # whole read, split off and on
+    ... score train --fold 4 --model M --more-cuts none --show-floor 0   # the reader before branch photo6
+    ... score train --fold 4 --model M --more-cuts s1.1,s1.25 --more-agree 1 --more-floor 0.6   # other more-cut rules
 
 ``dump`` runs ``DiceReader(face_model=False)`` (photo mode, detector on) over the half and keeps, per
 photo, the status, the dice (pip count value, box, reason) and the patches the face model would see
@@ -17,7 +19,11 @@ those dice and scores the result as bench/vision.py does (labels.Score); with th
 gives the reader's own figures.  ``losses`` breaks the lost dice down: not found, found but unread
 (with a patch the model was not sure enough of, or with no patch at all), read wrong (by the pip count,
 by the model), each marked where the die's box holds the centres of two or more labelled dice (dice
-read as one: no face model can put that right), per set and per label value.
+read as one: no face model can put that right), per set and per label value.  The replay applies the re-cut
+of unread dice (branch photocrop; ``--no-recut``), their more cuts (branch photo6: ``dump`` stores the eight
+cuts of ``GRID`` for every unread die, the replay uses those named by ``--more-cuts``, default the reader's
+``photo_join.MORE_CUTS``, with ``dice.more_cuts_opinion``) and the show floor of disagreements
+(``--show-floor``, default the reader's ``SHOW_FLOOR_PHOTO``), as ``DiceReader._check_faces`` does.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from drivers.vision import facemodel, photo_join  # noqa: E402
-from drivers.vision.dice import (MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, recut_opinion,  # noqa: E402
-                                 second_opinion)
+from drivers.vision import dice as dice_module  # noqa: E402
+from drivers.vision.dice import (MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, more_cuts_opinion,  # noqa: E402
+                                 recut_opinion, second_opinion)
 from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
                                    overlap, read_yolo_labels)
 
@@ -56,6 +63,25 @@ class Shot:
     dice: list[tuple[int | None, tuple[int, int, int, int], str]]  # (pip value, box, reason)
     patches: list[tuple[np.ndarray, int]]  # (64 x 64 BGR patch, die index) for the dice the model checks
     recuts: list[tuple[np.ndarray, int]] = field(default_factory=list)  # (re-cut patch, die index): unread dice
+    more: list[tuple[list[np.ndarray], int]] = field(default_factory=list)  # (GRID cuts, die index): unread dice
+
+
+# Branch photo6: the views of the re-cut square the dump cuts of every unread die (scale, dx, dy:
+# photo_join.cut_square), by name; the reader cuts those of photo_join.MORE_CUTS, ``--more-cuts`` replays a set.
+GRID: dict[str, tuple[float, float, float]] = {
+    "s0.8": (0.8, 0.0, 0.0), "s0.9": (0.9, 0.0, 0.0), "s1.1": (1.1, 0.0, 0.0), "s1.25": (1.25, 0.0, 0.0),
+    "x-": (1.0, -0.1, 0.0), "x+": (1.0, 0.1, 0.0), "y-": (1.0, 0.0, -0.1), "y+": (1.0, 0.0, 0.1)}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What the replay applies beyond the face model's floor (defaults: the reader's, drivers/vision/dice.py)."""
+
+    recut: bool = True  # the re-cut of unread dice (branch photocrop)
+    views: tuple[str, ...] = tuple(n for n, v in GRID.items() if v in photo_join.MORE_CUTS)  # more cuts (photo6)
+    agree: int = dice_module.MORE_AGREE
+    more_floor: float = dice_module.MORE_FLOOR
+    show: float = dice_module.SHOW_FLOOR_PHOTO  # a disagreement shows the model's value only this sure
 
 
 CACHE: dict[str, Path] = {}  # --cache: another file than /tmp/photo_eval_<half>.pkl (two checkouts side by side)
@@ -86,8 +112,16 @@ def dump(half: str, photos: Path, detector: Path | None = None, split: bool = Tr
                        if i is not None and unsorted_boxes[i] in order]
             recuts = [(p, order[unsorted_boxes[i]]) for i, p in reader.last_recuts.items()
                       if i in unsorted_boxes and unsorted_boxes[i] in order]
+            more = []
+            for i, p in reader.last_recuts.items():
+                if i in unsorted_boxes and unsorted_boxes[i] in order:
+                    square = photo_join.recut_square(reader.last_detections, unsorted_boxes[i])
+                    if not np.array_equal(photo_join.cut_square(image, square), p):
+                        raise SystemExit(f"{path.name}: die {i}: its re-cut is not the square of its box")
+                    more.append(([photo_join.cut_square(image, square, *v) for v in GRID.values()],
+                                 order[unsorted_boxes[i]]))
             shots.append(Shot(path.name, sub.name, labels, result.status,
-                              [(d.value, d.box, d.reason) for d in result.dice], patches, recuts))
+                              [(d.value, d.box, d.reason) for d in result.dice], patches, recuts, more))
     cache_path(half).write_bytes(pickle.dumps([vars(s) for s in shots]))
     return shots
 
@@ -96,18 +130,27 @@ def load(half: str) -> list[Shot]:
     return [Shot(**d) for d in pickle.loads(cache_path(half).read_bytes())]
 
 
-def replay(shot: Shot, probs: np.ndarray,
-           only: float = MODEL_ONLY_PHOTO) -> tuple[str, list[tuple[int | None, tuple, str]]]:
+def replay(shot: Shot, probs: np.ndarray, only: float = MODEL_ONLY_PHOTO,
+           rules: Rules = Rules()) -> tuple[str, list[tuple[int | None, tuple, str]]]:
     """The photo's status and dice after the face model's rules (DiceReader._check_faces, photo mode)."""
     dice = list(shot.dice)
     status = shot.status
     probs = np.asarray(probs)
-    n = len(shot.patches)  # probs: the patches' rows, then the re-cuts' (model_probs)
-    again = dict(zip((i for _, i in shot.recuts), facemodel.guesses(probs[n:], judge_tilt=False))) \
-        if len(probs) > n else {}  # no re-cut rows (model_probs(recut=False)): the reader before photocrop
+    n, r = len(shot.patches), len(shot.recuts)  # probs: the patches' rows, the re-cuts', the GRID cuts' (model_probs)
+    again = dict(zip((i for _, i in shot.recuts), facemodel.guesses(probs[n:n + r], judge_tilt=False))) \
+        if rules.recut else {}
+    more: dict[int, list[facemodel.FaceGuess]] = {}
+    if rules.views:
+        rows = facemodel.guesses(probs[n + r:], judge_tilt=False)
+        names = list(GRID)
+        for k, (_, i) in enumerate(shot.more):
+            cut = rows[k * len(GRID):(k + 1) * len(GRID)]
+            more[i] = [cut[names.index(v)] for v in rules.views]
     for (_, i), guess in zip(shot.patches, facemodel.guesses(probs[:n], judge_tilt=False)):
         guess = recut_opinion(dice[i][0], guess, again.get(i), only)
-        shown, verdict = second_opinion(dice[i][0], guess, only)
+        if i in more:
+            guess = more_cuts_opinion(dice[i][0], guess, more[i], only, rules.more_floor, rules.agree)
+        shown, verdict = second_opinion(dice[i][0], guess, only, rules.show)
         if verdict:
             dice[i] = (shown, dice[i][1], verdict)
             if verdict == "disagree" and status == "ok":
@@ -115,10 +158,10 @@ def replay(shot: Shot, probs: np.ndarray,
     return status, dice
 
 
-def score(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
+def score(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO, rules: Rules = Rules()) -> dict:
     scores: dict[str, Score] = defaultdict(Score)
     for shot in shots:
-        status, dice = replay(shot, probs_of(shot), only) if shot.patches else (shot.status, shot.dice)
+        status, dice = replay(shot, probs_of(shot), only, rules) if shot.patches else (shot.status, shot.dice)
         read = [(v, b) for v, b, _ in dice if v is not None]
         for key in (shot.group, "all"):
             scores[key].add(shot.labels, status, read)
@@ -148,10 +191,10 @@ def centre_in(box: tuple, outer: tuple) -> bool:
     return outer[0] <= cx <= outer[0] + outer[2] and outer[1] <= cy <= outer[1] + outer[3]
 
 
-def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
+def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO, rules: Rules = Rules()) -> dict:
     out: dict[str, Counter] = defaultdict(Counter)
     for shot in shots:
-        _, dice = replay(shot, probs_of(shot), only) if shot.patches else (shot.status, shot.dice)
+        _, dice = replay(shot, probs_of(shot), only, rules) if shot.patches else (shot.status, shot.dice)
         for label, i in matched(shot, dice):
             if i is None:
                 # a die over it at all (read or not)?
@@ -172,11 +215,11 @@ def losses(shots: list[Shot], probs_of, only: float = MODEL_ONLY_PHOTO) -> dict:
     return {k: dict(v) for k, v in sorted(out.items())}
 
 
-def model_probs(model: facemodel.FaceModel, recut: bool = True):
-    """The model's rows for a shot's patches, then (``recut``) for its re-cut patches."""
+def model_probs(model: facemodel.FaceModel, more: bool = False):
+    """The model's rows for a shot's patches, then its re-cut patches, then (``more``) its GRID cuts."""
     def probs_of(shot: Shot) -> np.ndarray:
-        return model.probabilities(np.stack([facemodel.face_pixels(p, model.side, model.colour)
-                                             for p, _ in shot.patches + (shot.recuts if recut else [])]))
+        cuts = [p for p, _ in shot.patches + shot.recuts] + ([p for c, _ in shot.more for p in c] if more else [])
+        return model.probabilities(np.stack([facemodel.face_pixels(p, model.side, model.colour) for p in cuts]))
     return probs_of
 
 
@@ -280,6 +323,16 @@ def main() -> int:
                         help="dump: without photo mode's split of dice read as one (DiceReader.split_merged)")
     parser.add_argument("--no-recut", action="store_true",
                         help="replay without the re-cut of unread dice (DiceReader._recut, branch photocrop)")
+    parser.add_argument("--more-cuts", default=None,
+                        help="replay more cuts of unread dice (branch photo6): comma-separated names of GRID "
+                             f"({', '.join(GRID)}), 'none' for none; default: the reader's (photo_join.MORE_CUTS)")
+    parser.add_argument("--more-agree", type=int, default=dice_module.MORE_AGREE,
+                        help="more cuts that must read the die's value (default: the reader's MORE_AGREE)")
+    parser.add_argument("--more-floor", type=float, default=dice_module.MORE_FLOOR,
+                        help="the floor a more cut's read must reach (default: the reader's MORE_FLOOR)")
+    parser.add_argument("--show-floor", type=float, default=dice_module.SHOW_FLOOR_PHOTO,
+                        help="a disagreement shows the model's value only this sure, else the pip count "
+                             "(default: the reader's SHOW_FLOOR_PHOTO)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache file (default /tmp/photo_eval_<half>.pkl)")
     args = parser.parse_args()
@@ -303,13 +356,22 @@ def main() -> int:
     else:
         model = facemodel.FaceModel(args.model or facemodel.PHOTO_MODEL, args.side or facemodel.PHOTO_SIDE, True,
                                     args.turns or facemodel.PHOTO_TURNS)
-    probs_of = model_probs(model, recut=not args.no_recut)
+    # The reader applies the more cuts and the show floor only with photo mode's own (colour) model.
+    views = (() if args.grey else Rules().views) if args.more_cuts is None else (
+        () if args.more_cuts == "none" else tuple(v for v in args.more_cuts.split(",") if v))
+    if unknown := [v for v in views if v not in GRID]:
+        parser.error(f"--more-cuts: unknown cut(s) {unknown}; known: {', '.join(GRID)}")
+    rules = Rules(recut=not args.no_recut, views=views, agree=args.more_agree, more_floor=args.more_floor,
+                  show=0.0 if args.grey and args.show_floor == dice_module.SHOW_FLOOR_PHOTO else args.show_floor)
+    if views and any(len(s.more) != len(s.recuts) for s in shots):
+        raise SystemExit(f"{cache_path(args.half)}: dumped without the GRID cuts; dump again")
+    probs_of = model_probs(model, more=bool(views))
     if args.only is None:
         args.only = MODEL_ONLY_PHOTO_GREY if args.grey else MODEL_ONLY_PHOTO
     if args.what == "floors":
         print(json.dumps(floors(shots, probs_of)))
         return 0
-    table = score(shots, probs_of, args.only) if args.what == "score" else losses(shots, probs_of, args.only)
+    table = score(shots, probs_of, args.only, rules) if args.what == "score" else losses(shots, probs_of, args.only, rules)
     print(json.dumps(table, indent=1))
     return 0
 
