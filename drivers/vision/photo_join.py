@@ -46,8 +46,6 @@ def cut_square(image: np.ndarray, square: tuple[tuple[float, float], float],
     """The rectified patch of an upright square, its side times ``scale``, its centre moved by ``dx``,
     ``dy`` sides (1, 0, 0: the square itself)."""
     (cx, cy), side = square
-    if scale == 1.0 and dx == 0.0 and dy == 0.0:
-        return rectify(image, ((cx, cy), (side, side), 0.0), grow=1.0)
     return rectify(image, ((cx + dx * side, cy + dy * side), (side * scale, side * scale), 0.0), grow=1.0)
 
 
