@@ -15,7 +15,7 @@ import logging
 import math
 from dataclasses import field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import cv2
 import numpy as np
@@ -189,7 +189,6 @@ class DiceReader(DetectorJoin):
         self.last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]] = []
         self.last_detections: list[Detection] = []  # photo mode: the detector's dice in the last read
         self.last_recuts: dict[int, np.ndarray] = {}  # photo mode: die index -> re-cut patch (_recut)
-        self.last_more_cuts: dict[int, list[np.ndarray]] = {}  # photo mode: die index -> more cuts (_more_cuts)
 
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
@@ -335,7 +334,6 @@ class DiceReader(DetectorJoin):
         self.last_patches = []
         self.last_detections = []
         self.last_recuts = {}
-        self.last_more_cuts = {}
         blobs, mask = self._blobs(image, die)
         background = self._last_background
         cal = self.calibration
@@ -463,9 +461,9 @@ class DiceReader(DetectorJoin):
         # read the first (recut_opinion); the calibrated table cuts none.
         self.last_recuts = {i: self._recut(image, dice[i].box) for _, _, i in self.last_patches
                             if photo and i is not None and dice[i].value is None}
-        if MORE_CUTS:
-            self.last_more_cuts = {i: self._more_cuts(image, dice[i].box, MORE_CUTS) for i in self.last_recuts}
-        self._check_faces(dice, problems, self.last_recuts, self.last_more_cuts)
+        # ... and more cuts of it, made only if neither patch is read (most dice never need them).
+        more = (lambda i: self._more_cuts(image, dice[i].box, MORE_CUTS)) if photo and MORE_CUTS else None
+        self._check_faces(dice, problems, self.last_recuts, more)
         if not photo:
             problems.extend(self._size_checks(measured, split_parts))
         dice.sort(key=lambda d: (d.box[1], d.box[0]))
@@ -487,7 +485,7 @@ class DiceReader(DetectorJoin):
 
     def _check_faces(self, dice: list[Die], problems: list[str],
                      recuts: dict[int, np.ndarray] | None = None,
-                     more: dict[int, list[np.ndarray]] | None = None) -> None:
+                     more: Callable[[int], list[np.ndarray]] | None = None) -> None:
         """The face model's second opinion on every die read from a patch (heap reads have none).
 
         A die counts as read only where the model gives the pip count's value at least MODEL_AGREE;
@@ -516,7 +514,8 @@ class DiceReader(DetectorJoin):
                 guesses[k] = g
                 recut_read.add(items[k][0])
         own = self.calibration is None and getattr(model, "colour", False)  # photo mode with its own model
-        more_read = self._read_more_cuts(model, items, guesses, dice, floor, more) if more and own else set()
+        more_read = self._read_more_cuts(model, items, guesses, dice, floor, set(recuts or ()), more) \
+            if more is not None and own else set()
         show = SHOW_FLOOR_PHOTO if own else 0.0
         for (i, _), guess in zip(items, guesses):
             d = dice[i]
@@ -535,18 +534,21 @@ class DiceReader(DetectorJoin):
     @staticmethod
     def _read_more_cuts(model: facemodel.FaceModel, items: list[tuple[int, np.ndarray]],
                         guesses: list[facemodel.FaceGuess], dice: list[Die], floor: float,
-                        more: dict[int, list[np.ndarray]]) -> set[int]:
-        """Photo mode (branch photo6): the dice still unread after the re-cut are read from their more cuts
-        (more_cuts_opinion), all in one batch; ``guesses`` updated in place.  Returns the dice read so."""
+                        recut: set[int], more: Callable[[int], list[np.ndarray]]) -> set[int]:
+        """Photo mode (branch photo6): the dice still unread after their re-cut (``recut``: the dice that had
+        one) are cut again (``more``: die index -> its more cuts) and read from those cuts (more_cuts_opinion),
+        all in one batch; ``guesses`` updated in place.  Returns the dice read so."""
         left = [k for k, ((i, _), g) in enumerate(zip(items, guesses))
-                if more.get(i) and dice[i].value is None and not second_opinion(None, g, floor)[1]]
+                if i in recut and dice[i].value is None and not second_opinion(None, g, floor)[1]]
+        cuts_of = {items[k][0]: more(items[k][0]) for k in left}
+        left = [k for k in left if cuts_of[items[k][0]]]
         if not left:
             return set()
-        flat = model.classify([p for k in left for p in more[items[k][0]]], judge_tilt=False)
+        flat = model.classify([p for k in left for p in cuts_of[items[k][0]]], judge_tilt=False)
         read: set[int] = set()
         at = 0
         for k in left:
-            cuts = flat[at:at + len(more[items[k][0]])]
+            cuts = flat[at:at + len(cuts_of[items[k][0]])]
             at += len(cuts)
             chosen = more_cuts_opinion(None, guesses[k], cuts, floor, MORE_FLOOR, MORE_AGREE)
             if chosen is not guesses[k]:

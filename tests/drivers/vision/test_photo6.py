@@ -95,7 +95,7 @@ class WholeDieOnly:
         return out
 
 
-def photo_reader(model: WholeDieOnly) -> DiceReader:
+def photo_reader(model: "WholeDieOnly | Says") -> DiceReader:
     reader = DiceReader(face_model=False, photo_face_model=True)
     reader._photo_face = model  # the stand-in, as if loaded
     reader.last_detections = [Detection((100, 100, 40, 40), 0.9)]  # tight on the die
@@ -121,7 +121,7 @@ def test_an_unread_die_neither_patch_nor_re_cut_reads_is_read_from_its_more_cuts
     dice = [Die(None, "white", box, True, 0.0, "pips not read")]
     reader.last_patches = [(reader._recut(image, box), box, 0)]  # all die: the model is unsure of it
     reader._check_faces(dice, problems, {0: reader._recut(image, box)},
-                        {0: reader._more_cuts(image, box, photo_join.MORE_CUTS)})
+                        lambda i: reader._more_cuts(image, box, photo_join.MORE_CUTS))
     assert dice[0].value == 6 and "cut again several ways" in dice[0].reason
     assert dice[0].confidence == 0.45  # half the model's probability, as every model-only read
     assert problems == ["cannot read the die at [100, 100, 40, 40]: pips not read"]  # the image stays unsure
@@ -131,7 +131,7 @@ def test_an_unread_die_neither_patch_nor_re_cut_reads_is_read_from_its_more_cuts
     dice = [Die(None, "white", box, True, 0.0, "pips not read")]
     reader.last_patches = [(reader._recut(image, box), box, 0)]
     reader._check_faces(dice, [], {0: reader._recut(image, box)},
-                        {0: reader._more_cuts(image, box, photo_join.MORE_CUTS)})
+                        lambda i: reader._more_cuts(image, box, photo_join.MORE_CUTS))
     assert dice[0].value is None
 
 
@@ -145,10 +145,29 @@ def test_the_reader_cuts_them_itself_in_photo_mode() -> None:
     assert result.status == "unsure" and "cannot read the die" in result.reason
     assert [(d.value, d.confidence) for d in result.dice] == [(6, 0.45)]
     assert "cut again several ways" in result.dice[0].reason
-    assert [len(c) for c in reader.last_more_cuts.values()] == [8]
     assert model.calls == 3
     reader.read(np.full((240, 240, 3), (40, 90, 30), np.uint8))  # no die: nothing cut, nothing left over
-    assert reader.last_more_cuts == {} and reader.last_recuts == {}
+    assert reader.last_recuts == {} and model.calls == 3
+
+
+def test_the_more_cuts_are_made_only_for_a_die_neither_patch_reads() -> None:
+    image, box = scene(), (100, 100, 40, 40)
+    made: list[int] = []
+
+    def more(i: int) -> list[np.ndarray]:
+        made.append(i)
+        return photo_reader(WholeDieOnly())._more_cuts(image, box, photo_join.MORE_CUTS)
+
+    reader = photo_reader(Says(guess(5, 0.9), True))  # the patch itself is read: no cut is made
+    dice = [Die(None, "white", box, True, 0.0, "pips not read")]
+    reader.last_patches = [(reader._recut(image, box), box, 0)]
+    reader._check_faces(dice, [], {0: reader._recut(image, box)}, more)
+    assert dice[0].value == 5 and "cut again" not in dice[0].reason and made == []
+    reader = photo_reader(Says(guess(5, 0.3), True))  # nothing reads it: cut once, and still unread
+    dice = [Die(None, "white", box, True, 0.0, "pips not read")]
+    reader.last_patches = [(reader._recut(image, box), box, 0)]
+    reader._check_faces(dice, [], {0: reader._recut(image, box)}, more)
+    assert dice[0].value is None and made == [0]
 
 
 class Says:
@@ -174,6 +193,6 @@ def test_the_show_floor_holds_in_photo_mode_with_its_own_model_only() -> None:
         dice = [Die(2, "white", box, True, 0.9, "")]
         reader.last_patches = [(patch, box, 0)]
         problems: list[str] = []
-        reader._check_faces(dice, problems, {}, {})
+        reader._check_faces(dice, problems, {}, None)
         assert dice[0].value == shown, (colour, calibrated)
         assert problems == [DISAGREE]  # unsure either way
