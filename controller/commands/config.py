@@ -14,8 +14,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    description="Table configuration tools.")
     sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="explain every problem of a table configuration, one line each",
-                           description="Read FILE as the daemon would and print one line per problem "
-                                       "(key, value, what is allowed); exit 2 if there is any.")
+                           description="Read FILE as the daemon would (and the camera's calibration file) and print one "
+                                       "line per problem (key, value, what is allowed); exit 2 if there is any.")
     check.add_argument("file", help="table configuration TOML")
     check.add_argument("--json", action="store_true", help="print {ok, problems} as JSON")
     check.set_defaults(run=run)
@@ -29,6 +29,16 @@ def run(args: argparse.Namespace) -> int:
             print_json({"ok": False, "problems": exc.problems})
         else:
             for problem in exc.problems:
+                print(f"tablectl: {problem}", file=sys.stderr)
+        return 2
+    from controller.runtime.devices import check_files  # the runtime's loaders, only when checking
+
+    problems = check_files(config)
+    if problems:
+        if args.json:
+            print_json({"ok": False, "problems": problems})
+        else:
+            for problem in problems:
                 print(f"tablectl: {problem}", file=sys.stderr)
         return 2
     summary = {"ok": True, "table": config.table_id, "game": config.spec.id, "variant": config.round_config.variant,

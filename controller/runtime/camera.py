@@ -40,22 +40,28 @@ def dice_read(result: Any) -> DiceRead:
                     str(result.reason))
 
 
-def make_reader(game: str, calibration: Any = None) -> Any:
-    """The real dice reader for ``game`` (its dice count and colours); ``calibration`` a file path or a calibration."""
+def load_calibration(path: str) -> Any:
+    """A dice calibration file (``tablectl vision calibrate``); ValueError in one line."""
     from pathlib import Path
 
-    from drivers.vision.calibration import DiceCalibration, load
+    from drivers.vision.calibration import CalibrationError, DiceCalibration, load
+
+    try:
+        loaded = load(Path(path))
+    except CalibrationError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(loaded, DiceCalibration):
+        raise ValueError(f"{path}: a roulette calibration, not a dice one (make one with 'tablectl vision calibrate')")
+    return loaded
+
+
+def make_reader(game: str, calibration: Any = None) -> Any:
+    """The real dice reader for ``game`` (its dice count and colours); ``calibration`` a file path or a calibration."""
     from drivers.vision.dice import DiceOptions, DiceReader
 
     count, colors = DICE_GAMES.get(game, (None, ()))
-    cal = None
-    if calibration is not None and not isinstance(calibration, str):
-        cal = calibration
-    elif calibration:
-        loaded = load(Path(calibration))
-        if not isinstance(loaded, DiceCalibration):
-            raise ValueError(f"{calibration}: not a dice calibration")
-        cal = loaded
+    cal = calibration if calibration is not None and not isinstance(calibration, str) else \
+        load_calibration(calibration) if calibration else None
     return DiceReader(cal, DiceOptions(count=count, colors=colors))
 
 

@@ -345,6 +345,36 @@ def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_r
         raise StartProblem(f"{where} cannot start: {exc}") from None
 
 
+def check_files(config: TableConfig) -> list[str]:
+    """Problems of the files the devices read when they start, one line each (``tablectl config check``).
+
+    The pin map is read and checked with the configuration itself; the camera's calibration file is read
+    here with the loader its device uses (a dice one at a dice table, a roulette one at a roulette table).
+    """
+    camera = config.devices.get("camera")
+    calibration = camera.settings.get("calibration") if camera is not None else None
+    if not calibration:
+        return []
+    from controller.runtime.camera import DICE_GAMES
+    from controller.runtime.roulette_camera import WHEEL_GAMES
+
+    game = config.spec.id
+    if game not in DICE_GAMES and game not in WHEEL_GAMES:
+        return []  # the camera itself is refused at start, and says so
+    try:
+        if game in WHEEL_GAMES:
+            from controller.runtime.roulette_camera import load_calibration
+        else:
+            from controller.runtime.camera import load_calibration
+        load_calibration(str(calibration))
+    except ImportError as exc:
+        return [f"{config.source}: devices.camera.calibration: cannot be checked: {exc} "
+                f"(the camera needs the vision extra: pip install 'tablectl[vision]')"]
+    except ValueError as exc:
+        return [f"{config.source}: devices.camera.calibration: {exc}"]
+    return []
+
+
 def pin_factory(name: str) -> Any:
     """The gpiozero pin factory the configuration names, made explicitly (never gpiozero's global default)."""
     try:

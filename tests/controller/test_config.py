@@ -200,3 +200,45 @@ def test_the_daemon_refuses_a_bad_configuration(tmp_path: Path) -> None:
     done = run_tablectl("run", "--config", str(path), "--simulate", "--rounds", "1")
     assert done.returncode == 2
     assert "limits.banco" in done.stderr and "1/600" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_config_check_reads_the_cameras_calibration_file(tmp_path: Path) -> None:
+    """The calibration file is read by the loader its device uses: missing, unreadable or of the other
+    reader's kind is one line and exit 2 here, not only at start."""
+    from drivers.vision import synth_dice, synth_roulette
+    from drivers.vision.calibration import save
+
+    save(tmp_path / "dice.cal.json", synth_dice.calibration())
+    save(tmp_path / "wheel.cal.json", synth_roulette.calibration())
+    (tmp_path / "broken.cal.json").write_text("{not json")
+    cases = [("roulette", "se", "wheel.cal.json", None),
+             ("tarning", "se", "dice.cal.json", None),
+             ("roulette", "se", "dice.cal.json", "a dice calibration, not a roulette one"),
+             ("tarning", "se", "wheel.cal.json", "a roulette calibration, not a dice one"),
+             ("sic-bo", "fi", "broken.cal.json", "not JSON"),
+             ("roulette", "se", "missing.cal.json", "cannot read")]
+    for game, variant, name, words in cases:
+        path = tmp_path / f"{game}.toml"
+        path.write_text(f"""[table]
+id = "cam-1"
+game = "{game}"
+variant = "{variant}"
+currency = "SEK"
+
+[devices.camera]
+driver = "files"
+source = "{tmp_path}"
+calibration = "{tmp_path / name}"
+
+[journal]
+path = "{tmp_path / 'journal.sqlite'}"
+""")
+        done = run_tablectl("config", "check", str(path))
+        if words is None:
+            assert done.returncode == 0 and "ok" in done.stdout, done.stderr
+            continue
+        assert done.returncode == 2, (name, done.stdout)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+        assert lines[0].startswith(f"tablectl: {path}: devices.camera.calibration: {tmp_path / name}: ") and \
+            words in lines[0], lines[0]
