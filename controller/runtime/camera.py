@@ -40,18 +40,22 @@ def dice_read(result: Any) -> DiceRead:
                     str(result.reason))
 
 
-def load_calibration(path: str) -> Any:
-    """A dice calibration file (``tablectl vision calibrate``); ValueError in one line."""
+def load_calibration(path: str, kind: str = "dice") -> Any:
+    """A calibration file of ``kind``: ``dice`` (``tablectl vision calibrate``) or ``roulette`` (``--roulette``);
+    ValueError in one line, for the file missing, unreadable or of the other kind."""
     from pathlib import Path
 
-    from drivers.vision.calibration import CalibrationError, DiceCalibration, load
+    from drivers.vision.calibration import CalibrationError, DiceCalibration, RouletteCalibration, load
 
+    wanted, other, flag = (DiceCalibration, "roulette", "") if kind == "dice" else (RouletteCalibration, "dice",
+                                                                                     " --roulette")
     try:
         loaded = load(Path(path))
     except CalibrationError as exc:
         raise ValueError(str(exc)) from None
-    if not isinstance(loaded, DiceCalibration):
-        raise ValueError(f"{path}: a roulette calibration, not a dice one (make one with 'tablectl vision calibrate')")
+    if not isinstance(loaded, wanted):
+        raise ValueError(f"{path}: a {other} calibration, not a {kind} one (make one with "
+                         f"'tablectl vision calibrate{flag}')")
     return loaded
 
 

@@ -362,11 +362,9 @@ def check_files(config: TableConfig) -> list[str]:
     if game not in DICE_GAMES and game not in WHEEL_GAMES:
         return []  # the camera itself is refused at start, and says so
     try:
-        if game in WHEEL_GAMES:
-            from controller.runtime.roulette_camera import load_calibration
-        else:
-            from controller.runtime.camera import load_calibration
-        load_calibration(str(calibration))
+        from controller.runtime.camera import load_calibration
+
+        load_calibration(str(calibration), "roulette" if game in WHEEL_GAMES else "dice")
     except ImportError as exc:
         return [f"{config.source}: devices.camera.calibration: cannot be checked: {exc} "
                 f"(the camera needs the vision extra: pip install 'tablectl[vision]')"]

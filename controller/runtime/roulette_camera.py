@@ -26,11 +26,10 @@ import queue
 import random
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from controller.games import roulette
-from controller.runtime.camera import CameraDevice
+from controller.runtime.camera import CameraDevice, load_calibration
 from controller.runtime.simulate import SimulatedPanel
 
 WHEEL_GAMES = (roulette.SPEC.id,)
@@ -56,20 +55,6 @@ def spin_read(result: Any) -> SpinRead:
     number = result.number if result.status == "ok" else None
     return SpinRead(str(result.status), None if number is None else int(number), str(result.reason),
                     result.ball_direction, result.rotor_direction)
-
-
-def load_calibration(path: str) -> Any:
-    """A roulette calibration file (``tablectl vision calibrate --roulette``); ValueError in one line."""
-    from drivers.vision.calibration import CalibrationError, RouletteCalibration, load
-
-    try:
-        loaded = load(Path(path))
-    except CalibrationError as exc:
-        raise ValueError(str(exc)) from None
-    if not isinstance(loaded, RouletteCalibration):
-        raise ValueError(f"{path}: a dice calibration, not a roulette one (make one with "
-                         f"'tablectl vision calibrate --roulette')")
-    return loaded
 
 
 class SpinWatcher:
@@ -185,7 +170,7 @@ def build_roulette_camera(name: str, driver: str, settings: Mapping[str, Any]) -
 
     source = settings["source"]
     calibration = settings.get("calibration")
-    watcher = SpinWatcher(load_calibration(str(calibration)) if calibration else None)
+    watcher = SpinWatcher(load_calibration(str(calibration), "roulette") if calibration else None)
     if driver == "opencv" and isinstance(source, int):
         size = (int(settings["width"]), int(settings["height"])) if "width" in settings and "height" in settings \
             else None
