@@ -331,3 +331,24 @@ def test_the_confirm_button_takes_the_cameras_whole_guess(tmp_path: Path) -> Non
     assert table.pending_result is None and [s["result"] for s in settlements(table)] == ["win"]
     event = [r for r in table.journal.records(kinds=("event",)) if r.body["event"]["type"] == "dice"][-1].body
     assert event["confirmed_by"] == "gpio button ok" and event["event"]["values"] == [5, 6]
+
+
+def test_the_daemon_says_what_waits_after_a_restart(tmp_path: Path) -> None:
+    """A throw held before a power cut: the terminal names it before ``ready``, the tower shows it, and the
+    virtual croupier (who cannot see that throw) voids it, so the table plays on."""
+    from tests.tablectl import ROOT, run_tablectl
+
+    table = tarning_table(tmp_path)
+    bet_and_close(table)
+    assert table.hold_result("camera", (5, None), ("red", "green"), "a die's pips not read") == "held"
+    seq = table.pending_result.seq if table.pending_result else 0
+    table.journal.close()
+    done = run_tablectl("run", "--config", str(ROOT / "hw" / "tables" / "tarning-se.toml"), "--journal",
+                        str(tmp_path / "journal.sqlite"), "--simulate", "--fast", "--rounds", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    ready = next(k for k, line in enumerate(lines) if line.startswith("ready:"))
+    assert lines[ready - 1] == (f"held before the restart (record {seq}): camera read [5 ?] -> Camera unsure "
+                                f"(a die's pips not read): croupier, confirm the dice")
+    assert "  [tower @6] result_pending" in lines[:ready]
+    assert any("void: the round cannot go on" in line for line in lines[ready:])
