@@ -142,9 +142,8 @@ class Daemon:
         self.ready_s = time.monotonic() - self.t_start
         held = table.pending_result
         if held is not None:  # held before the restart: the croupier still has to confirm it
-            guess = " ".join("?" if v is None else str(v) for v in held.values)
-            self.stream.write(f"held before the restart (record {held.seq}): {held.source} read [{guess}] -> "
-                              f"{held.prompt}\n")
+            for record in table.journal.records(since=held.seq - 1, until=held.seq):
+                self.stream.write(f"held before the restart (record {held.seq}): {Terminal.line(record)}\n")
         self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "
                           f"round {table.round_no}, journal seq {table.journal.last_seq}, "
                           f"faults {sorted(table.faults) or 'none'}, start-to-ready {self.ready_s:.3f} s\n")

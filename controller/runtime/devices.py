@@ -314,20 +314,28 @@ class Built:
     camera: Any = None  # the camera device (camera.py, roulette_camera.py), emulated under --simulate
 
 
+def _camera_kind(game: str) -> str | None:
+    """What the camera reads at ``game``'s table: ``dice``, ``roulette`` (the wheel), or None (nothing)."""
+    from controller.runtime.camera import DICE_GAMES
+    from controller.runtime.roulette_camera import WHEEL_GAMES
+
+    return "roulette" if game in WHEEL_GAMES else "dice" if game in DICE_GAMES else None
+
+
 def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_reader: bool) -> Any:
     """The camera's input device: the dice or the roulette reader, emulated under --simulate (and ``synthetic``)."""
     from controller.runtime.camera import DICE_GAMES
     from controller.runtime.roulette_camera import WHEEL_GAMES
 
-    game, where = config.spec.id, f"{config.source}: devices.camera"
-    if game not in DICE_GAMES and game not in WHEEL_GAMES:
+    game, where, kind = config.spec.id, f"{config.source}: devices.camera", _camera_kind(config.spec.id)
+    if kind is None:
         raise StartProblem(f"{where}: {game} has no camera reader (the camera reads the dice of "
                            f"{', '.join(DICE_GAMES)} and the wheel of {', '.join(WHEEL_GAMES)}); remove the section")
-    if game in WHEEL_GAMES and wheel_reader:
+    if kind == "roulette" and wheel_reader:
         raise StartProblem(f"{where}: the wheel reader ([devices.wheel]) already gives this table its numbers; "
                            f"keep one of the two")
     emulated = camera.driver == "synthetic" or simulate
-    if emulated and game in WHEEL_GAMES:
+    if emulated and kind == "roulette":
         from controller.runtime.roulette_camera import EmulatedRouletteCamera
         return EmulatedRouletteCamera("camera", seed)
     if emulated:
@@ -336,7 +344,7 @@ def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_r
     if "source" not in camera.settings:
         raise StartProblem(f"{where} needs a source (a camera index, a folder or a video)")
     try:
-        if game in WHEEL_GAMES:
+        if kind == "roulette":
             from controller.runtime.roulette_camera import build_roulette_camera
             return build_roulette_camera("camera", camera.driver, camera.settings)
         from controller.runtime.camera import build_camera
@@ -355,16 +363,13 @@ def check_files(config: TableConfig) -> list[str]:
     calibration = camera.settings.get("calibration") if camera is not None else None
     if not calibration:
         return []
-    from controller.runtime.camera import DICE_GAMES
-    from controller.runtime.roulette_camera import WHEEL_GAMES
-
-    game = config.spec.id
-    if game not in DICE_GAMES and game not in WHEEL_GAMES:
+    kind = _camera_kind(config.spec.id)
+    if kind is None:
         return []  # the camera itself is refused at start, and says so
     try:
         from controller.runtime.camera import load_calibration
 
-        load_calibration(str(calibration), "roulette" if game in WHEEL_GAMES else "dice")
+        load_calibration(str(calibration), kind)
     except ImportError as exc:
         return [f"{config.source}: devices.camera.calibration: cannot be checked: {exc} "
                 f"(the camera needs the vision extra: pip install 'tablectl[vision]')"]
