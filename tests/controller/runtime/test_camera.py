@@ -352,3 +352,26 @@ def test_the_daemon_says_what_waits_after_a_restart(tmp_path: Path) -> None:
                                 f"(a die's pips not read): croupier, confirm the dice")
     assert "  [tower @6] result_pending" in lines[:ready]
     assert any("void: the round cannot go on" in line for line in lines[ready:])
+
+
+@pytest.mark.parametrize("game", ["tarning", "sic-bo", "roulette"])
+def test_the_dealer_panel_wires_a_confirm_button_for_the_camera_games(game: str) -> None:
+    from controller.runtime.translate import button_actions
+    from drivers.gpio.config import load_device_config
+
+    panel = load_device_config(Path(__file__).resolve().parents[3] / "hw" / "dealer-panel.toml")
+    assert button_actions(panel, game)["confirm_result"] == "confirm"
+
+
+def test_the_dealer_panels_confirm_button_confirms_a_held_throw(tmp_path: Path) -> None:
+    from controller.runtime.translate import button_actions
+    from drivers.gpio.config import load_device_config
+    from drivers.gpio.events import ButtonLongPress
+
+    panel = load_device_config(Path(__file__).resolve().parents[3] / "hw" / "dealer-panel.toml")
+    table = tarning_table(tmp_path)
+    table.translate = Translator(table, button_actions(panel, "tarning"))
+    bet_and_close(table)
+    assert table.hold_result("camera", (5, 6), ("red", "green"), "a large object in the throw area") == "held"
+    assert table.submit("gpio", ButtonLongPress("confirm_result")) == "done"
+    assert table.pending_result is None and [s["result"] for s in settlements(table)] == ["win"]
