@@ -8,11 +8,12 @@ read die by box overlap, then counts values.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 Box = tuple[int, int, int, int]
 
@@ -71,6 +72,44 @@ def iter_labelled_images(root: Path, half: str | None = None) -> Iterable[Path]:
         if image.suffix.lower() in (".jpg", ".jpeg", ".png") and label_path_for(image).exists() \
                 and (half is None or photo_split(image) == half):
             yield image
+
+
+def audit_corrections(key: Mapping[str, Mapping[str, Any]],
+                      readings: Sequence[Mapping[str, Any]]) -> dict[tuple[str, Box], tuple[int, int]]:
+    """(photo, label box) -> (label's value, value read) for every audited die that all the blind
+    readers read as one same value other than its label's; a '?' from any reader leaves the label.
+
+    ``key`` is a label audit's key (tools/vision_model/label_audit.py: die number -> photo, box,
+    label), ``readings`` each reader's die number -> value or '?'.
+    """
+    out: dict[tuple[str, Box], tuple[int, int]] = {}
+    for die, entry in key.items():
+        seen = {r.get(die) for r in readings}
+        if len(seen) == 1 and isinstance(value := seen.pop(), int) and value != entry["label"]:
+            out[(entry["photo"], tuple(entry["box"]))] = (int(entry["label"]), value)  # type: ignore[index]
+    return out
+
+
+def load_audit(folder: Path) -> dict[tuple[str, Box], tuple[int, int]]:
+    """A label audit's corrections from its folder: ``key.json`` and every ``readings_*.json``."""
+    key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
+    readings = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("readings_*.json"))]
+    if len(readings) < 2:
+        raise ValueError(f"{folder}: a label audit needs the readings of two readers or more")
+    return audit_corrections(key, readings)
+
+
+def audited(photo: str, labels: Sequence[LabelledDie],
+            corrections: Mapping[tuple[str, Box], tuple[int, int]]) -> list[LabelledDie]:
+    """``labels`` of ``photo`` with the audit's corrections applied (a correction names the label's
+    value too: one that no longer matches the label file is an error, not silently skipped)."""
+    out = []
+    for lab in labels:
+        fix = corrections.get((photo, lab.box))
+        if fix is not None and fix[0] != lab.value:
+            raise ValueError(f"{photo}: the audit corrects a {fix[0]} at {lab.box}, the label says {lab.value}")
+        out.append(LabelledDie(fix[1], lab.box) if fix is not None else lab)
+    return out
 
 
 def overlap(a: Box, b: Box) -> float:
