@@ -1,7 +1,7 @@
 """A blind check of the real photos' labels: are the dice the reader loses lost to the reader or to the label?
 
     /work/venv/bin/python tools/vision_model/label_audit.py sheets test --cache /tmp/p7_test.pkl --out /tmp/audit
-    (two people, each alone, read every numbered die on /tmp/audit/sheet_*.png: a.json, b.json {"0": 5, "1": "?", ...})
+    (two people or more, each alone, read every numbered die on /tmp/audit/sheet_*.png: a.json, b.json {"0": 5, "1": "?", ...})
     /work/venv/bin/python tools/vision_model/label_audit.py compare --out /tmp/audit --readings a.json b.json
 
 ``sheets`` replays the shipped photo mode over a photo_eval dump (the reader's own figures), takes every
