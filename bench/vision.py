@@ -128,7 +128,10 @@ def bench_real(root: Path, face_model: bool = True, detector: bool = True, photo
             for key in (sub.name, f"{sub.name}/{split}", split, "all"):
                 scores[key].add(labels, result.status, dice)
                 seconds[key] += took
-            fixed = audited(path.name, labels, corrections)
+            try:
+                fixed = audited(path.name, labels, corrections)
+            except ValueError as exc:
+                raise SystemExit(f"{LABEL_AUDIT}: {exc}") from None
             read_photos.add(path.name)
             applied |= {(path.name, lab.box) for lab in labels if (path.name, lab.box) in corrections}
             if split == "test":  # the audit read test-half dice only

@@ -86,7 +86,8 @@ def audit_corrections(key: Mapping[str, Mapping[str, Any]],
     for die, entry in key.items():
         seen = {r.get(die) for r in readings}
         if len(seen) == 1 and isinstance(value := seen.pop(), int) and value != entry["label"]:
-            out[(entry["photo"], tuple(entry["box"]))] = (int(entry["label"]), value)  # type: ignore[index]
+            x, y, w, h = (int(v) for v in entry["box"])
+            out[(str(entry["photo"]), (x, y, w, h))] = (int(entry["label"]), value)
     return out
 
 
