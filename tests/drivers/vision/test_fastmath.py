@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import masked_median, median_rows, percentile_band, transform3
+from drivers.vision.fastmath import (HISTOGRAM_ROWS, deeper_than, masked_median, median_rows, percentile_band,
+                                     transform3, within_radius)
 
 RNG = np.random.default_rng(20261129)
 
@@ -177,3 +178,55 @@ def test_a_count_over_the_size_is_the_boolean_mean() -> None:
     for _ in range(500):
         side = RNG.random((64, 64)) < RNG.uniform(0, 1)
         assert np.count_nonzero(side) / side.size == float(side.mean())
+
+
+def test_median_rows_by_histogram_and_by_partition_agree_at_the_switch() -> None:
+    """median_rows counts from HISTOGRAM_ROWS pixels on: both sides of the switch give numpy's median."""
+    for n in (HISTOGRAM_ROWS - 1, HISTOGRAM_ROWS, HISTOGRAM_ROWS + 1):
+        for spread in (0, 5, 255):
+            a = _pixels(n, spread)
+            for dtype in (np.float32, np.float64):
+                assert np.array_equal(median_rows(a, dtype), np.median(a.astype(dtype), axis=0)), (n, spread)
+            # a non-contiguous view, as a slice of a patch reshaped gives
+            b = np.repeat(a, 2, axis=0)[::2]
+            assert np.array_equal(median_rows(b), np.median(b, axis=0))
+
+
+def _masks(count: int) -> list[np.ndarray]:
+    """Random uint8 0/1 masks like the side-pip view's: ellipses (a die's top face, some cut by the border),
+    specks, blurred noise, and empty and full ones."""
+    out = [np.zeros((40, 50), np.uint8), np.ones((30, 30), np.uint8)]
+    for i in range(count):
+        h, w = (int(v) for v in RNG.integers(5, 110, 2))
+        mask = np.zeros((h, w), np.uint8)
+        kind = i % 4
+        if kind == 0:
+            for _ in range(int(RNG.integers(1, 4))):
+                centre = (int(RNG.integers(-10, w + 10)), int(RNG.integers(-10, h + 10)))
+                axes = (int(RNG.integers(1, 40)), int(RNG.integers(1, 40)))
+                cv2.ellipse(mask, centre, axes, float(RNG.random() * 180), 0, 360, 1, -1)
+        elif kind == 1:
+            mask[RNG.random((h, w)) < RNG.random() * 0.05] = 1
+        elif kind == 2:
+            x, y = int(RNG.integers(0, w)), int(RNG.integers(0, h))
+            mask[y:y + int(RNG.integers(1, 50)), x:x + int(RNG.integers(1, 50))] = 1
+            mask[RNG.random((h, w)) < 0.01] = 1
+        else:
+            mask = (cv2.GaussianBlur(RNG.random((h, w)).astype(np.float32), (0, 0), 3) > 0.5).astype(np.uint8)
+        out.append(mask)
+    return out
+
+
+@pytest.mark.parametrize("radius", [1.0, 3.0, 8.0, 12.0, 16.0])
+def test_distance_thresholds_in_the_masks_box_are_the_whole_masks(radius: float) -> None:
+    """within_radius and deeper_than run the distance transform in the mask's box only: the same pixels as
+    the whole mask's transform, thresholded (whole-number radii, as the side-pip check uses: 8 and 16)."""
+    for mask in _masks(600):
+        want_within = cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 5) <= radius
+        want_deeper = cv2.distanceTransform(mask, cv2.DIST_L2, 5) > radius
+        assert np.array_equal(within_radius(mask, radius), want_within), (mask.shape, radius)
+        assert np.array_equal(deeper_than(mask, radius), want_deeper), (mask.shape, radius)
+    core = deeper_than(_masks(1)[-1], 2.0)  # a bool result passed on as uint8, as top_face does
+    assert np.array_equal(within_radius(core.view(np.uint8), 2.0),
+                          cv2.distanceTransform((core == 0).astype(np.uint8), cv2.DIST_L2, 5) <= 2.0)
+
