@@ -165,3 +165,30 @@ def deeper_than(mask: np.ndarray, radius: float) -> np.ndarray:
         out[y0:y1, x0:x1] = cv2.distanceTransform(np.ascontiguousarray(mask[y0:y1, x0:x1]), cv2.DIST_L2, 5) > radius
     return out
 
+
+
+def _source_span(lo: int, hi: int, factor: int, n: int) -> tuple[int, int]:
+    """The source indices [s0, s1) an INTER_LINEAR enlargement by ``factor`` reads for outputs [lo, hi)."""
+    return max(0, math.floor((lo + 0.5) / factor - 0.5)), min(n, math.floor((hi - 1 + 0.5) / factor - 0.5) + 2)
+
+
+def enlarged_crop(small: np.ndarray, size: tuple[int, int], box: tuple[int, int, int, int]) -> np.ndarray:
+    """``cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]`` for ``box`` (x0, y0, x1, y1)
+    within ``size`` (w, h), computing only the box where the enlargement is by whole factors.
+
+    Enlarged by a whole factor f, output pixel x reads the source at (x + 0.5) / f - 0.5, with the same
+    weights for x and x + f; so a crop of the source that holds every pixel the box reads (the border
+    clamps included, where the box reaches the border), enlarged by f, gives the box's pixels, offset
+    (OpenCV's fixed-point result of a pixel depends only on its weights and its source pixels; tested).
+    """
+    w, h = size
+    x0, y0, x1, y1 = box
+    sh, sw = small.shape[:2]
+    if x1 <= x0 or y1 <= y0 or w % sw or h % sh:
+        return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    fx, fy = w // sw, h // sh
+    s0, s1 = _source_span(x0, x1, fx, sw)
+    r0, r1 = _source_span(y0, y1, fy, sh)
+    part = cv2.resize(np.ascontiguousarray(small[r0:r1, s0:s1]), ((s1 - s0) * fx, (r1 - r0) * fy),
+                      interpolation=cv2.INTER_LINEAR)
+    return part[y0 - r0 * fy:y1 - r0 * fy, x0 - s0 * fx:x1 - s0 * fx]

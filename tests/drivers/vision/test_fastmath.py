@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import (HISTOGRAM_ROWS, deeper_than, masked_median, median_rows, percentile_band,
-                                     transform3, within_radius)
+from drivers.vision.fastmath import (HISTOGRAM_ROWS, deeper_than, enlarged_crop, masked_median, median_rows,
+                                     percentile_band, transform3, within_radius)
 
 RNG = np.random.default_rng(20261129)
 
@@ -230,3 +230,31 @@ def test_distance_thresholds_in_the_masks_box_are_the_whole_masks(radius: float)
     assert np.array_equal(within_radius(core.view(np.uint8), 2.0),
                           cv2.distanceTransform((core == 0).astype(np.uint8), cv2.DIST_L2, 5) <= 2.0)
 
+
+
+def test_an_enlarged_crop_is_the_crop_of_the_enlargement() -> None:
+    """fastmath.enlarged_crop: only the box, enlarged by whole factors, gives the whole enlargement's pixels
+    (boxes anywhere, at the borders too; other factors go through the whole enlargement)."""
+    for _ in range(400):
+        sw, sh = int(RNG.integers(1, 45)), int(RNG.integers(1, 35))
+        fx, fy = (int(RNG.choice([1, 2, 4, 8, 16])) for _ in range(2))
+        small = RNG.integers(0, 256, (sh, sw, 3), dtype=np.uint8)
+        size = (sw * fx, sh * fy) if RNG.random() < 0.8 else (sw * fx + int(RNG.integers(1, 5)), sh * fy)
+        whole = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+        x0, x1 = sorted(int(v) for v in RNG.integers(0, size[0] + 1, 2))
+        y0, y1 = sorted(int(v) for v in RNG.integers(0, size[1] + 1, 2))
+        if RNG.random() < 0.2:
+            x0, y0, x1, y1 = 0, 0, size[0], size[1]
+        assert np.array_equal(enlarged_crop(small, size, (x0, y0, x1, y1)), whole[y0:y1, x0:x1])
+
+
+def test_a_cut_of_the_felt_grid_is_the_cut_of_its_enlargement() -> None:
+    """dice._cut of an _Enlarged felt: numpy's slice of the whole enlargement, also past the far sides."""
+    from drivers.vision.dice import _cut, _Enlarged
+    small = RNG.integers(0, 256, (30, 40, 3), dtype=np.uint8)
+    whole = cv2.resize(small, (320, 240), interpolation=cv2.INTER_LINEAR)
+    felt = _Enlarged(small, (320, 240))
+    for x0, y0, x1, y1 in ((0, 0, 24, 24), (300, 220, 330, 250), (310, 10, 320, 40), (320, 0, 340, 20),
+                           (5, 239, 30, 260), (100, 100, 100, 120)):
+        assert np.array_equal(_cut(felt, x0, y0, x1, y1), whole[y0:y1, x0:x1]), (x0, y0, x1, y1)
+        assert np.array_equal(_cut(whole, x0, y0, x1, y1), whole[y0:y1, x0:x1])
