@@ -258,3 +258,33 @@ def test_a_cut_of_the_felt_grid_is_the_cut_of_its_enlargement() -> None:
                            (5, 239, 30, 260), (100, 100, 100, 120)):
         assert np.array_equal(_cut(felt, x0, y0, x1, y1), whole[y0:y1, x0:x1]), (x0, y0, x1, y1)
         assert np.array_equal(_cut(whole, x0, y0, x1, y1), whole[y0:y1, x0:x1])
+
+
+def test_tilt_evidences_felt_test_on_split_channels_is_the_whole_arrays() -> None:
+    """pips.tilt_evidence tests the felt distance channel by channel: the same share as the whole-array
+    float32 arithmetic it replaced, for float32, float64 and list felt colours."""
+    from drivers.vision.pips import PATCH, _SIDE_KERNEL, tilt_evidence
+    for i in range(60):
+        patch = RNG.integers(0, 256, (PATCH, PATCH, 3), dtype=np.uint8)
+        patch = cv2.GaussianBlur(patch, (0, 0), 2) if i % 2 else patch
+        lab, hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB), cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+        for felt in (RNG.integers(0, 256, 3).astype(np.float32), RNG.random(3) * 255, [10.0, 128.0, 140.5]):
+            share, _ = tilt_evidence(patch, felt, lab, hsv)
+            without, _ = tilt_evidence(patch, None, lab, hsv)
+            d = lab.astype(np.float32) - felt
+            d *= d
+            far = np.sqrt(d[..., 0] + d[..., 1] + d[..., 2]) > 22
+            # the side mask before the felt test, recovered: tilt_evidence without a felt, then the felt test
+            h, s, v = (c.astype(np.int32) for c in cv2.split(hsv))
+            centre = hsv[PATCH // 2 - 8:PATCH // 2 + 8, PATCH // 2 - 8:PATCH // 2 + 8].reshape(-1, 3)
+            bh, bs, bv = (float(x) for x in np.median(centre, axis=0))
+            if bs >= 60:
+                dh = np.abs(h - bh)
+                same = (np.minimum(dh, 180 - dh) < 12) & (s > 0.5 * bs)
+            else:
+                same = s < 60
+            side = same & (v > 0.35 * bv) & (v < 0.72 * bv)
+            opened = cv2.morphologyEx((side & far).astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
+            assert share == np.count_nonzero(opened) / opened.size
+            assert without == np.count_nonzero(
+                cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0) / opened.size
