@@ -7,6 +7,8 @@ along a strided axis and ``np.percentile`` carries a lot of generic machinery; a
 only a few thousand pixels, so that overhead was a large share of the reader's time per die.
 Medians of uint8 pixels come from a partition of contiguous channels or from histograms.
 ``transform3`` routes a colour transform through OpenCV's faster three-channel kernel.
+``within_radius``, ``deeper_than`` and ``enlarged_crop`` run a distance transform or an enlargement
+only in the box where its result is read (docs/performance.md, "Dice reader speed, fourth pass").
 """
 
 from __future__ import annotations
