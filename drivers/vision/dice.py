@@ -24,7 +24,7 @@ from drivers.vision import facemodel
 from drivers.vision.calibration import DiceCalibration, DieSize
 from drivers.vision.detector import MODEL_PATH, Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, DiceOptions, DiceResult, Die, _Blob, color_name
-from drivers.vision.fastmath import masked_median, median_rows, transform3
+from drivers.vision.fastmath import enlarged_crop, masked_median, median_rows, transform3
 from drivers.vision.footprint import body_footprint
 from drivers.vision.heap import read_heap
 from drivers.vision.photo_join import DETECT_DIE, DETECT_READ, MORE_CUTS, DetectorJoin
@@ -133,6 +133,25 @@ def strip_not_die(rect: tuple, die: float) -> bool:
     return long_ >= STRIP_LONG * die and short < STRIP_SHORT * die
 
 
+class _Enlarged:
+    """A small image's INTER_LINEAR enlargement to ``size`` (w, h), computed only where it is cut (_cut)."""
+
+    def __init__(self, small: np.ndarray, size: tuple[int, int]) -> None:
+        self.small = small
+        self.size = size
+
+
+def _cut(image: np.ndarray | _Enlarged, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """``image[y0:y1, x0:x1]`` (x0, y0 >= 0; numpy's clipping at the far sides), also of an _Enlarged."""
+    if isinstance(image, np.ndarray):
+        return image[y0:y1, x0:x1]
+    w, h = image.size
+    x1, y1 = min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((max(0, y1 - y0), max(0, x1 - x0), 3), np.uint8)
+    return enlarged_crop(image.small, image.size, (x0, y0, x1, y1))
+
+
 class DiceReader(DetectorJoin):
     """Reads dice from one frame; calibration (throw area, die size, felt) is optional."""
 
@@ -168,7 +187,7 @@ class DiceReader(DetectorJoin):
         self._detector: DiceDetector | None = None
         self.detector_note = ""  # why the detector is not in use, once a photo-mode read tried to load it
         self.split_merged = True  # photo mode: a die box holding two or more detections is read as those dice
-        self._last_background: np.ndarray | None = None
+        self._last_background: np.ndarray | _Enlarged | None = None
         self._felt_half: np.ndarray | None = None
         self._felt_lab: np.ndarray | None = None
         self._scale = 1
@@ -193,7 +212,7 @@ class DiceReader(DetectorJoin):
     # -- foreground ---------------------------------------------------------------------------
     # The foreground is found at half resolution (a die is still 15+ pixels there); faces are
     # read from the full frame.
-    def _background(self, half: np.ndarray, die: float) -> tuple[np.ndarray, np.ndarray | None]:
+    def _background(self, half: np.ndarray, die: float) -> tuple[np.ndarray | _Enlarged, _Enlarged | None]:
         """The felt (half scale) as it would look without dice, BGR, and its Lab where computed here.
 
         The calibrated empty frame when there is one (Lab: None, the caller converts and keeps it);
@@ -201,7 +220,8 @@ class DiceReader(DetectorJoin):
         mode), enlarged.  On a calibrated table the median is also converted to Lab on that grid and
         the Lab enlarged, instead of converting the enlarged felt (a quarter of the reader's Lab
         work, and the felt estimate is a smooth guess either way): docs/performance.md, "Dice
-        reader speed, second pass".
+        reader speed, second pass".  There both enlargements are _Enlarged, computed only where they
+        are cut (the Lab in the table's box, the BGR at each die's box): "Dice reader speed, fourth pass".
         """
         cal = self.calibration
         h, w = half.shape[:2]
@@ -221,18 +241,18 @@ class DiceReader(DetectorJoin):
         k = max(5, int(die * 3 / step) | 1)  # die is in half-scale pixels: a median 3/4 of a die wide
         k = min(k, (min(small.shape[:2]) // 2) * 2 - 1)
         bg = cv2.medianBlur(small, max(3, k))
-        felt = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
         if cal is None:
-            return felt, None
-        return felt, cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2LAB), (w, h), interpolation=cv2.INTER_LINEAR)
+            return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), None
+        return _Enlarged(bg, (w, h)), _Enlarged(cv2.cvtColor(bg, cv2.COLOR_BGR2LAB), (w, h))
 
     def _background_lab(self, half: np.ndarray, die: float,
-                        roi: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+                        roi: tuple[int, int, int, int]) -> tuple[np.ndarray | _Enlarged, np.ndarray]:
         """(felt BGR at half scale, felt Lab inside ``roi`` (x0, y0, x1, y1)); the calibrated felt's Lab is kept."""
         bg, lab = self._background(half, die)
         x0, y0, x1, y1 = roi
         if lab is not None:
-            return bg, lab[y0:y1, x0:x1]
+            return bg, _cut(lab, x0, y0, x1, y1)
+        assert isinstance(bg, np.ndarray)
         if bg is self._felt_half:
             if self._felt_lab is None:
                 self._felt_lab = cv2.cvtColor(bg, cv2.COLOR_BGR2LAB)
@@ -240,7 +260,7 @@ class DiceReader(DetectorJoin):
         return bg, cv2.cvtColor(bg[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
 
     def _foreground(self, half: np.ndarray, die: float,
-                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray | _Enlarged]:
         """Chroma-weighted Lab distance of each half-scale pixel from the felt (0..255), and the felt.
 
         The distance is |dL| + 2|da| + 2|db| capped at 255, computed only inside ``roi`` (x0, y0, x1, y1:
@@ -386,7 +406,7 @@ class DiceReader(DetectorJoin):
             felt_lab = None
             if background is not None:
                 x, y, w, h = (v // self._scale for v in b.box)
-                ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)
+                ring = _cut(background, max(0, x), max(0, y), x + w, y + h).reshape(-1, 1, 3)
                 if ring.size:
                     felt_lab = cv2.cvtColor(median_rows(ring.reshape(-1, 3)).astype(np.uint8).reshape(1, 1, 3),
                                             cv2.COLOR_BGR2LAB).astype(np.float32).reshape(3)

@@ -45,7 +45,7 @@ def _closer(pixels: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]) -> l
     pixels) every term is an integer below 2**24, exact in float32, so the answer is _sq_dist's
     comparison; colours that are not whole numbers are compared through _sq_dist itself.
     """
-    values = [[float(v) for v in a] + [float(v) for v in b] for a, b in pairs]
+    values = [a.tolist() + b.tolist() for a, b in pairs]  # Python floats, as float() of each element gives
     if not all(v.is_integer() and abs(v) <= 255 for row in values for v in row):
         return [_sq_dist(pixels, a) < _sq_dist(pixels, b) for a, b in pairs]
     rows = [[2 * (a0 - b0), 2 * (a1 - b1), 2 * (a2 - b2), b0 * b0 + b1 * b1 + b2 * b2 - a0 * a0 - a1 * a1 - a2 * a2]

@@ -180,10 +180,15 @@ def tilt_evidence(patch: np.ndarray, felt_lab: np.ndarray | None = None, lab: np
         same = s < 60
     side = same & (v > 0.35 * bv) & (v < 0.72 * bv)
     if felt_lab is not None:
-        lab_f = (cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab).astype(np.float32)
-        d = lab_f - felt_lab
-        d *= d  # the sum below adds the three squares in numpy's order for a 3-long axis
-        side &= np.sqrt(d[..., 0] + d[..., 1] + d[..., 2]) > 22
+        # Per channel (cv2.split: contiguous), the float32 Lab less the felt and squared, as numpy computes the
+        # whole array's difference; the three squares summed in numpy's order for a 3-long axis.
+        felt = np.asarray(felt_lab)
+        d0, d1, d2 = (c.astype(np.float32) - felt[i] for i, c in
+                      enumerate(cv2.split(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB) if lab is None else lab)))
+        d0 *= d0
+        d1 *= d1
+        d2 *= d2
+        side &= np.sqrt(d0 + d1 + d2) > 22
     # A side face is a strip several pixels wide; blur leaves a ring one or two pixels wide.
     side = cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
     squeeze = 1.0  # (the top face's squeeze proved too noisy to use; kept in the record as 1)

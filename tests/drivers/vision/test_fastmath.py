@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from drivers.vision.fastmath import masked_median, median_rows, percentile_band, transform3
+from drivers.vision.fastmath import (HISTOGRAM_ROWS, deeper_than, enlarged_crop, masked_median, median_rows,
+                                     percentile_band, transform3, within_radius)
 
 RNG = np.random.default_rng(20261129)
 
@@ -177,3 +178,113 @@ def test_a_count_over_the_size_is_the_boolean_mean() -> None:
     for _ in range(500):
         side = RNG.random((64, 64)) < RNG.uniform(0, 1)
         assert np.count_nonzero(side) / side.size == float(side.mean())
+
+
+def test_median_rows_by_histogram_and_by_partition_agree_at_the_switch() -> None:
+    """median_rows counts from HISTOGRAM_ROWS pixels on: both sides of the switch give numpy's median."""
+    for n in (HISTOGRAM_ROWS - 1, HISTOGRAM_ROWS, HISTOGRAM_ROWS + 1):
+        for spread in (0, 5, 255):
+            a = _pixels(n, spread)
+            for dtype in (np.float32, np.float64):
+                assert np.array_equal(median_rows(a, dtype), np.median(a.astype(dtype), axis=0)), (n, spread)
+            # a non-contiguous view, as a slice of a patch reshaped gives
+            b = np.repeat(a, 2, axis=0)[::2]
+            assert np.array_equal(median_rows(b), np.median(b, axis=0))
+
+
+def _masks(count: int) -> list[np.ndarray]:
+    """Random uint8 0/1 masks like the side-pip view's: ellipses (a die's top face, some cut by the border),
+    specks, blurred noise, and empty and full ones."""
+    out = [np.zeros((40, 50), np.uint8), np.ones((30, 30), np.uint8)]
+    for i in range(count):
+        h, w = (int(v) for v in RNG.integers(5, 110, 2))
+        mask = np.zeros((h, w), np.uint8)
+        kind = i % 4
+        if kind == 0:
+            for _ in range(int(RNG.integers(1, 4))):
+                centre = (int(RNG.integers(-10, w + 10)), int(RNG.integers(-10, h + 10)))
+                axes = (int(RNG.integers(1, 40)), int(RNG.integers(1, 40)))
+                cv2.ellipse(mask, centre, axes, float(RNG.random() * 180), 0, 360, 1, -1)
+        elif kind == 1:
+            mask[RNG.random((h, w)) < RNG.random() * 0.05] = 1
+        elif kind == 2:
+            x, y = int(RNG.integers(0, w)), int(RNG.integers(0, h))
+            mask[y:y + int(RNG.integers(1, 50)), x:x + int(RNG.integers(1, 50))] = 1
+            mask[RNG.random((h, w)) < 0.01] = 1
+        else:
+            mask = (cv2.GaussianBlur(RNG.random((h, w)).astype(np.float32), (0, 0), 3) > 0.5).astype(np.uint8)
+        out.append(mask)
+    return out
+
+
+@pytest.mark.parametrize("radius", [1.0, 3.0, 8.0, 12.0, 16.0])
+def test_distance_thresholds_in_the_masks_box_are_the_whole_masks(radius: float) -> None:
+    """within_radius and deeper_than run the distance transform in the mask's box only: the same pixels as
+    the whole mask's transform, thresholded (whole-number radii, as the side-pip check uses: 8 and 16)."""
+    for mask in _masks(600):
+        want_within = cv2.distanceTransform((mask == 0).astype(np.uint8), cv2.DIST_L2, 5) <= radius
+        want_deeper = cv2.distanceTransform(mask, cv2.DIST_L2, 5) > radius
+        assert np.array_equal(within_radius(mask, radius), want_within), (mask.shape, radius)
+        assert np.array_equal(deeper_than(mask, radius), want_deeper), (mask.shape, radius)
+    core = deeper_than(_masks(1)[-1], 2.0)  # a bool result passed on as uint8, as top_face does
+    assert np.array_equal(within_radius(core.view(np.uint8), 2.0),
+                          cv2.distanceTransform((core == 0).astype(np.uint8), cv2.DIST_L2, 5) <= 2.0)
+
+
+
+def test_an_enlarged_crop_is_the_crop_of_the_enlargement() -> None:
+    """fastmath.enlarged_crop: only the box, enlarged by whole factors, gives the whole enlargement's pixels
+    (boxes anywhere, at the borders too; other factors go through the whole enlargement)."""
+    for _ in range(400):
+        sw, sh = int(RNG.integers(1, 45)), int(RNG.integers(1, 35))
+        fx, fy = (int(RNG.choice([1, 2, 4, 8, 16])) for _ in range(2))
+        small = RNG.integers(0, 256, (sh, sw, 3), dtype=np.uint8)
+        size = (sw * fx, sh * fy) if RNG.random() < 0.8 else (sw * fx + int(RNG.integers(1, 5)), sh * fy)
+        whole = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+        x0, x1 = sorted(int(v) for v in RNG.integers(0, size[0] + 1, 2))
+        y0, y1 = sorted(int(v) for v in RNG.integers(0, size[1] + 1, 2))
+        if RNG.random() < 0.2:
+            x0, y0, x1, y1 = 0, 0, size[0], size[1]
+        assert np.array_equal(enlarged_crop(small, size, (x0, y0, x1, y1)), whole[y0:y1, x0:x1])
+
+
+def test_a_cut_of_the_felt_grid_is_the_cut_of_its_enlargement() -> None:
+    """dice._cut of an _Enlarged felt: numpy's slice of the whole enlargement, also past the far sides."""
+    from drivers.vision.dice import _cut, _Enlarged
+    small = RNG.integers(0, 256, (30, 40, 3), dtype=np.uint8)
+    whole = cv2.resize(small, (320, 240), interpolation=cv2.INTER_LINEAR)
+    felt = _Enlarged(small, (320, 240))
+    for x0, y0, x1, y1 in ((0, 0, 24, 24), (300, 220, 330, 250), (310, 10, 320, 40), (320, 0, 340, 20),
+                           (5, 239, 30, 260), (100, 100, 100, 120)):
+        assert np.array_equal(_cut(felt, x0, y0, x1, y1), whole[y0:y1, x0:x1]), (x0, y0, x1, y1)
+        assert np.array_equal(_cut(whole, x0, y0, x1, y1), whole[y0:y1, x0:x1])
+
+
+def test_tilt_evidences_felt_test_on_split_channels_is_the_whole_arrays() -> None:
+    """pips.tilt_evidence tests the felt distance channel by channel: the same share as the whole-array
+    float32 arithmetic it replaced, for float32, float64 and list felt colours."""
+    from drivers.vision.pips import PATCH, _SIDE_KERNEL, tilt_evidence
+    for i in range(60):
+        patch = RNG.integers(0, 256, (PATCH, PATCH, 3), dtype=np.uint8)
+        patch = cv2.GaussianBlur(patch, (0, 0), 2) if i % 2 else patch
+        lab, hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB), cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+        for felt in (RNG.integers(0, 256, 3).astype(np.float32), RNG.random(3) * 255, [10.0, 128.0, 140.5]):
+            share, _ = tilt_evidence(patch, felt, lab, hsv)
+            without, _ = tilt_evidence(patch, None, lab, hsv)
+            d = lab.astype(np.float32) - felt
+            d *= d
+            far = np.sqrt(d[..., 0] + d[..., 1] + d[..., 2]) > 22
+            # the side mask before the felt test, recovered: tilt_evidence without a felt, then the felt test
+            h, s, v = (c.astype(np.int32) for c in cv2.split(hsv))
+            centre = hsv[PATCH // 2 - 8:PATCH // 2 + 8, PATCH // 2 - 8:PATCH // 2 + 8].reshape(-1, 3)
+            bh, bs, bv = (float(x) for x in np.median(centre, axis=0))
+            if bs >= 60:
+                dh = np.abs(h - bh)
+                same = (np.minimum(dh, 180 - dh) < 12) & (s > 0.5 * bs)
+            else:
+                same = s < 60
+            side = same & (v > 0.35 * bv) & (v < 0.72 * bv)
+            opened = cv2.morphologyEx((side & far).astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0
+            assert share == np.count_nonzero(opened) / opened.size
+            assert without == np.count_nonzero(
+                cv2.morphologyEx(side.astype(np.uint8), cv2.MORPH_OPEN, _SIDE_KERNEL) > 0) / opened.size
