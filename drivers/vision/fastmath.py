@@ -168,7 +168,6 @@ def deeper_than(mask: np.ndarray, radius: float) -> np.ndarray:
     return out
 
 
-
 def _source_span(lo: int, hi: int, factor: int, n: int) -> tuple[int, int]:
     """The source indices [s0, s1) an INTER_LINEAR enlargement by ``factor`` reads for outputs [lo, hi)."""
     return max(0, math.floor((lo + 0.5) / factor - 0.5)), min(n, math.floor((hi - 1 + 0.5) / factor - 0.5) + 2)

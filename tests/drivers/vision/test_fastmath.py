@@ -231,7 +231,6 @@ def test_distance_thresholds_in_the_masks_box_are_the_whole_masks(radius: float)
                           cv2.distanceTransform((core == 0).astype(np.uint8), cv2.DIST_L2, 5) <= 2.0)
 
 
-
 def test_an_enlarged_crop_is_the_crop_of_the_enlargement() -> None:
     """fastmath.enlarged_crop: only the box, enlarged by whole factors, gives the whole enlargement's pixels
     (boxes anywhere, at the borders too; other factors go through the whole enlargement)."""
