@@ -147,7 +147,7 @@ def bench_real(root: Path, face_model: bool = True, detector: bool = True, photo
 def bench_speed(frames: int) -> dict:
     import cv2
     from drivers.vision import synth_roulette as S
-    from drivers.vision.dice import DiceOptions, DiceReader
+    from drivers.vision.dice import DiceReader
     from drivers.vision.roulette import RouletteReader
     from drivers.vision.still import StillGate
     from drivers.vision.synth_dice import calibration
