@@ -113,15 +113,16 @@ class PiCameraSource:
             cam.stop()
 
 
-def open_source(spec: str) -> FrameSource:
-    """A source from a command-line word: a file, a folder, ``camera:N`` or ``picamera``."""
+def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
+    """A source from a command-line word: a file, a folder, ``camera:N`` or ``picamera``; ``size`` (w, h) is
+    asked of a camera (the Pi camera's default is 640x480), a file or folder gives its frames as they are."""
     if spec.startswith("camera:"):
         try:
-            return CaptureSource(int(spec.split(":", 1)[1]))
+            return CaptureSource(int(spec.split(":", 1)[1]), size)
         except ValueError:
             raise SourceError(f"{spec}: camera index must be a number, e.g. camera:0") from None
     if spec == "picamera":
-        return PiCameraSource()
+        return PiCameraSource(size or (640, 480))
     path = Path(spec)
     if path.is_dir():
         return FolderSource(path)

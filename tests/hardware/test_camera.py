@@ -14,17 +14,15 @@ pytestmark = pytest.mark.hardware
 
 
 def test_the_camera_gives_live_frames_at_the_table_rate() -> None:
-    from drivers.vision.sources import CaptureSource, PiCameraSource, open_source
+    from drivers.vision.sources import open_source
 
     spec = setting("TABLECTL_HW_CAMERA", "the camera as tablectl dice takes it (camera:0, picamera)")
     least_fps = float(os.environ.get("TABLECTL_HW_CAMERA_FPS", "25"))
     width, height = (int(v) for v in os.environ.get("TABLECTL_HW_CAMERA_SIZE", "640x480").split("x"))
-    # Asked for the size as the table's [devices.camera] width and height ask for it.
-    source = (CaptureSource(int(spec.split(":", 1)[1]), (width, height)) if spec.startswith("camera:") else
-              PiCameraSource((width, height)) if spec == "picamera" else open_source(spec))
     frames: list[np.ndarray] = []
     stamps: list[float] = []
-    for _, frame in source.frames():
+    # The size asked of the camera as the table's [devices.camera] width and height ask for it.
+    for _, frame in open_source(spec, (width, height)).frames():
         frames.append(frame)
         stamps.append(time.monotonic())
         if len(frames) == 90:
