@@ -172,8 +172,8 @@ class Layout:
             strip = self._strips[index] = self._draw[index]()
         return strip
 
-    def frame(self, t: float) -> Image.Image:
-        """The 1-bit image shown ``t`` seconds after the content was shown."""
+    def _place(self, t: float) -> tuple[int, float, int]:
+        """(page, seconds into it, scroll offset) ``t`` seconds after the content was shown."""
         local = t % self.cycle
         index = len(self.durations) - 1
         for i, duration in enumerate(self.durations):
@@ -181,12 +181,36 @@ class Layout:
                 index = i
                 break
             local -= duration
+        width = self.widths[index]
+        offset = 0
+        if width > self.width:
+            offset = min(width - self.width, max(0, int((local - self.timing.hold) * self.timing.speed)))
+        return index, local, offset
+
+    def key(self, t: float) -> tuple[int, int]:
+        """What the frame at ``t`` shows (page, offset): equal keys, equal frames."""
+        index, _, offset = self._place(t)
+        return index, offset
+
+    def until_change(self, t: float) -> float | None:
+        """Seconds from ``t`` until the frame may change (None: a single page that fits never changes)."""
+        if len(self.widths) == 1 and self.widths[0] <= self.width:
+            return None
+        index, local, offset = self._place(t)
+        rest = self.durations[index] - local
+        if self.widths[index] <= self.width or offset >= self.widths[index] - self.width:
+            return max(rest, 1e-3)
+        step = self.timing.hold + (offset + 1) / self.timing.speed - local
+        return max(min(step, rest), 1e-3)
+
+    def frame(self, t: float) -> Image.Image:
+        """The 1-bit image shown ``t`` seconds after the content was shown."""
+        index, _, offset = self._place(t)
         strip = self.strip(index)
         frame = Image.new("1", (self.width, 8))
         if strip.width <= self.width:
             frame.paste(strip, ((self.width - strip.width) // 2, 0))
         else:
-            offset = min(strip.width - self.width, max(0, int((local - self.timing.hold) * self.timing.speed)))
             frame.paste(strip.crop((offset, 0, offset + self.width, 8)), (0, 0))
         return frame
 
@@ -211,25 +235,44 @@ class Sign:
         self.timing = timing
         self.content: SignContent | None = None
         self._layout: Layout | None = None
-        self._started = 0.0
+        self._started = self._updated = 0.0
         self._last: bytes | None = None
+        self._key: tuple[int, int] | None = None  # the page and offset last drawn
 
     def show(self, content: SignContent, now: float) -> None:
         """Show ``content`` from the next ``update`` (which talks to the chips); the same content does not restart."""
         if content != self.content:
             self._layout = Layout(content, self.device.width, self.timing)
             self.content = content
-            self._started = now
+            self._started = self._updated = now
+            self._key = None
 
     def show_image(self, image: Image.Image) -> None:
         """Self-test: show a fixed image until the next ``show``."""
         self.content = self._layout = None
+        self._key = None
         self._draw(image.convert("1"))
 
     def update(self, now: float) -> None:
+        """Draw the frame for ``now``; nothing is drawn while the frame stays what was drawn last."""
         if self._layout is None:
             return
-        self._draw(self._layout.frame(now - self._started))
+        t = now - self._started
+        key = self._layout.key(t)
+        self._updated = now
+        if key == self._key:
+            return
+        frame = self._layout.frame(t)
+        self._draw(frame)
+        if self._last == frame.tobytes():  # sent (or already there): a failed write is tried again next time
+            self._key = key
+
+    def deadline(self) -> float | None:
+        """When the frame next changes after the last ``update`` (None: not until the next ``show``)."""
+        if self._layout is None:
+            return None
+        wait = self._layout.until_change(self._updated - self._started)
+        return None if wait is None else self._updated + wait
 
     def _draw(self, image: Image.Image) -> None:
         data = image.tobytes()

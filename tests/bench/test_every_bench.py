@@ -26,6 +26,7 @@ TINY: dict[str, list[list[str]]] = {
     "daemon.py": [["--cards", "40", "--rounds", "3", "--idle-seconds", "0.3"]],
     "daemon_latency.py": [["--cards", "30", "--journal", "{tmp}/latency.sqlite"]],
     "gpio_tick.py": [[]],
+    "idle.py": [["--seconds", "0.2", "--table", "hw/tables/roulette-se.toml"]],
     "house_edge.py": [["--only", "tiny_caribbean_simulate"]],
     "hands.py": [["--single", "2000", "--batch", "20000"]],
     "roulette_camera.py": [["--seconds", "0", "--rounds", "0", "--spins", "1"]],
