@@ -143,6 +143,15 @@ def _install_locked(tables: dict[str, Sequence[int]]) -> None:
     _FLUSH.extend(array("i", tables["flush"]))  # last: a filled _FLUSH means every table is filled
 
 
+def filled_tables() -> dict[str, Sequence[int]]:
+    """The tables in use (filled first if they are not yet), by ``build_tables``'s names: for compiled walks."""
+    _fill()
+    out: dict[str, Sequence[int]] = {"within": _WITHIN, "flush": _FLUSH}
+    for n in (5, 6, 7):
+        out[f"offset{n}"], out[f"values{n}"] = _OFFSET[n], _VALUES[n]
+    return out
+
+
 def ready() -> None:
     """Fill the tables now (benchmarks call this so that timing excludes the build)."""
     _fill()

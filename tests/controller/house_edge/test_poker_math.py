@@ -122,3 +122,44 @@ def test_dealer_counts_are_the_dealer_hands_counted_one_by_one():
         got = counter.below(np.repeat(player[None], len(xs), axis=0), xs)
         assert got.tolist() == [int((dealer < x).sum()) for x in xs]
         assert got[-1] == DEALER_HANDS
+
+
+@pytest.mark.slow
+def test_holdem_main_game_is_exact_by_default():
+    doc = _math("restaurant-holdem")
+    main = doc["bets"]["ante_call"]
+    assert main["method"].startswith("exact")
+    assert main["house_edge_percent"] == 2.5408  # an independent exact count
+    assert 0.7 < main["call_share"] < 0.78
+
+
+@pytest.mark.slow
+def test_holdem_walk_sums_every_turn_and_river_as_the_batch_path_does():
+    from itertools import combinations
+    from math import comb
+
+    import numpy as np
+
+    from controller import games
+    from controller.cards import Card
+    from controller.games.restaurant_holdem import main_result
+    from controller.house_edge.five_card import value_table
+    from controller.house_edge.holdem_enumeration import call_values, nets_by_key
+    from controller.house_edge.restaurant_holdem import own_card_values
+    from controller.house_edge.three_card_poker import unit_net
+
+    _, config = games.configure("restaurant-holdem", "se")
+    table = value_table()
+    net = nets_by_key(table.values, table.hands, lambda hand: 2 * unit_net(*main_result(config, hand)))
+    nets = np.array([2 * unit_net(*main_result(config, hand)) for hand in table.hands])
+    rng = np.random.default_rng(29)
+    for hole in ((Card(14, "s"), Card(13, "h")), (Card(7, "d"), Card(7, "c")), (Card(9, "h"), Card(2, "h"))):
+        calls = call_values(hole, net)
+        own = [c.index for c in hole]
+        rest = [c for c in range(52) if c not in own]
+        for i, j, k in [tuple(sorted(rng.choice(50, 3, replace=False).tolist())) for _ in range(4)]:
+            flop = [rest[i], rest[j], rest[k]]
+            pairs = np.array(list(combinations([c for c in rest if c not in flop], 2)))
+            seven = np.hstack([np.tile(own + flop, (len(pairs), 1)), pairs])
+            expected = nets[table.index(own_card_values(seven))].mean()
+            assert calls[comb(i, 1) + comb(j, 2) + comb(k, 3)] == pytest.approx(expected, abs=1e-12)
