@@ -28,6 +28,7 @@ TINY: dict[str, list[list[str]]] = {
     "gpio_tick.py": [[]],
     "idle.py": [["--seconds", "0.2", "--table", "hw/tables/roulette-se.toml"]],
     "house_edge.py": [["--only", "tiny_caribbean_simulate"]],
+    "hands_compiled.py": [["--hands", "20000", "--rounds", "1", "--no-all", "--no-c"]],
     "hands.py": [["--single", "2000", "--batch", "20000"]],
     "roulette_camera.py": [["--seconds", "0", "--rounds", "0", "--spins", "1"]],
     "roulette_identity.py": [["record", "--spins", "1", "--out", "{tmp}/a.json"],
