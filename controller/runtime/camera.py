@@ -14,24 +14,14 @@ for the croupier's confirmation) is decided in controller/runtime/translate.py.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from controller.games import sic_bo, tarning
 from controller.runtime.simulate import SimulatedPanel
+from drivers.vision.events import DiceRead
 
 DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {tarning.SPEC.id: tarning.DICE, sic_bo.SPEC.id: sic_bo.DICE}
 """Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations, as each game declares."""
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRead:
-    """One still throw as the camera read it (the record a camera posts)."""
-
-    status: str  # ok | void | unsure
-    values: tuple[int | None, ...]
-    colors: tuple[str, ...]
-    reason: str = ""
 
 
 def dice_read(result: Any) -> DiceRead:

@@ -237,7 +237,7 @@ class GpioPanel:
 class CroupierHands:
     """The virtual croupier's hands (``--simulate``): a mock button where a button does the job, else a direct post.
 
-    ``no_more_bets`` presses the button mapped to ``close_bets``, a decision
+    no more bets (``CloseBets``) presses the button mapped to ``close_bets``, a decision
     presses the button mapped to that action, a wheel number launches the
     emulated wheel's ball; what no device of this table does (a dice throw
     entered on the console, a decision without a button) is posted as the
@@ -275,8 +275,7 @@ class CroupierHands:
     def send(self, raw: object) -> None:
         kind = type(raw).__name__
         panel, wheel = self.built.panel, self.built.wheel
-        action = {"ButtonPressed": "close_bets" if getattr(raw, "name", "") == "no_more_bets" else None,
-                  "Action": getattr(raw, "action", None)}.get(kind)
+        action = {"CloseBets": "close_bets", "Action": getattr(raw, "action", None)}.get(kind)
         if panel is not None and action is not None and panel.button_for(action) is not None \
                 and panel.hands is not None:
             self.pressed += 1
