@@ -27,13 +27,9 @@ import random
 import threading
 from typing import Any, Callable, Iterator, Mapping
 
-from controller.games import roulette
 from controller.runtime.camera import CameraDevice, load_calibration
 from controller.runtime.simulate import SimulatedPanel
 from drivers.vision.events import SpinRead
-
-WHEEL_GAMES = (roulette.SPEC.id,)
-"""Games whose result the roulette camera reads."""
 
 FIND_FRAMES = 30
 """Frames (1 s at 30 fps) on which ``find_wheel`` may find the wheel before the camera is declared unusable."""

@@ -36,8 +36,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from controller import games
 from controller.cards import CardError, parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Dice, Event, Puck, TYPE_NAMES, Void, Wheel
+from controller.games.contract import GameSpec
 from controller.runtime.interfaces import Command
 from drivers import events as ev
 
@@ -391,17 +393,28 @@ _HANDLERS: dict[type, Callable[[str, Any, TableView], Translation]] = {
 }
 
 
-def button_actions(pin_map: Any, game: str) -> dict[str, str]:
-    """Button name -> action in ``game``, from the pin map (drivers/gpio/config.DeviceConfig)."""
+def button_actions(pin_map: Any, game: str | GameSpec) -> dict[str, str]:
+    """Button name -> action in ``game``, from the pin map (drivers/gpio/config.DeviceConfig): the button's
+    action for that game where the pin map names one, else its default ``action`` where the game takes it
+    (``GameSpec.takes_button_action``)."""
     if pin_map is None:
         return {}
-    return {b.name: a for b in pin_map.buttons if (a := b.action_for(game)) is not None}
+    spec = games.load_game(game) if isinstance(game, str) else game
+    out: dict[str, str] = {}
+    for button in pin_map.buttons:
+        action = button.action_for(spec.id)
+        if action is None and button.action is not None and spec.takes_button_action(button.action):
+            action = button.action
+        if action is not None:
+            out[button.name] = action
+    return out
 
 
-def progressive_spot(spec: Any, variant: str) -> str | None:
-    """The game's progressive side-bet spot, if it has one (the locked slots' bets go there)."""
-    names = [s.name for s in spec.spots_for(variant)]
-    return next((n for n in names if "progressive" in n or n == "jackpot"), None)
+def progressive_spot(spec: GameSpec, variant: str) -> str | None:
+    """The game's progressive spot the variant offers, if any (``GameSpec.progressive_spots``: the locked
+    slots' bets go there)."""
+    offered = {s.name for s in spec.spots_for(variant)}
+    return next((n for n in spec.progressive_spots if n in offered), None)
 
 
 def wiring_for(config: Any) -> Wiring:
@@ -409,4 +422,4 @@ def wiring_for(config: Any) -> Wiring:
     spec, variant = config.spec, config.round_config.variant
     camera = config.devices.get("camera")
     fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
-    return Wiring(spec.id, button_actions(config.pin_map, spec.id), progressive_spot(spec, variant), fail_limit)
+    return Wiring(spec.id, button_actions(config.pin_map, spec), progressive_spot(spec, variant), fail_limit)

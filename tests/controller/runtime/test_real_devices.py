@@ -221,8 +221,17 @@ def test_sign_content_shows_limits_and_last_results(tmp_path: Path) -> None:
                  type("R", (), {"kind": "event", "body": {"effects": [{"outcome": {"dice": [3, 5, 6]}}]}})(),
                  type("R", (), {"kind": "event", "body": {"effects": [{"outcome": {"winner": "banco"}}]}})()])
     content = view.sign_content(table)
-    assert [(m.text, m.colour) for m in content.results] == [("B", None), ("3 5 6", None), ("17", "black")]
+    # each game marks its own outcomes (GameSpec.result_mark): a Punto Banco table shows only its winners
+    assert [(m.text, m.colour) for m in content.results] == [("B", None)]
     assert content.title == "Punto Banco" and content.currency == "EUR"  # the fi example table (hw/tables) is in euro
+    from controller.games import load_game
+    marks = {game: load_game(game).mark(outcome) for game, outcome in (
+        ("roulette", {"number": 17, "color": "black"}), ("roulette", {"number": 0, "color": "green"}),
+        ("sic-bo", {"dice": [3, 5, 6]}), ("tarning", {"number": 17, "red": 3, "green": 5}),
+        ("punto-banco", {"winner": "tie"}), ("blackjack", {"dealer": {"total": 20}}))}
+    assert marks == {"roulette": ("0", "green"), "sic-bo": ("3 5 6", None), "tarning": ("3 5", None),
+                     "punto-banco": ("T", None), "blackjack": None}
+    assert load_game("punto-banco").mark({"void": "no spin", "winner": "banco"}) is None
 
 
 def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> None:

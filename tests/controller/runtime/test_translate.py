@@ -203,3 +203,22 @@ def test_the_slots_bet_the_progressive_spot_of_the_game(tmp_path: Path) -> None:
     assert bets == [{"type": "bet", "seat": 1, "spot": "progressive"}, {"type": "bet", "seat": 2, "spot": "progressive"}]
     plain = open_table(punto_config(tmp_path / "punto"))
     assert plain.wiring.progressive_spot is None
+
+
+def test_the_dealer_panel_says_each_button_once_and_every_game_takes_it() -> None:
+    """hw/dealer-panel.toml names no game: each game takes the table's buttons, and `confirm` where its camera
+    can hold a result (the game's declared reader); a game added later needs no edit of the pin map."""
+    from controller.games import all_games
+    from controller.runtime.translate import button_actions
+    from drivers.gpio.config import load_device_config
+    from tests.controller.runtime.progressive_game import SPEC as TEST_GAME
+    from tests.tablectl import ROOT
+
+    panel = load_device_config(ROOT / "hw" / "dealer-panel.toml")
+    assert all(not b.actions for b in panel.buttons)
+    table_wide = {"no_more_bets": "close_bets", "clear_fault": "clear_fault", "jackpot_confirm": "jackpot_confirm"}
+    for spec in [*all_games(), TEST_GAME]:
+        camera = spec.reader is not None and spec.reader.camera is not None
+        assert button_actions(panel, spec) == {**table_wide, **({"confirm_result": "confirm"} if camera else {})}, \
+            spec.id
+    assert sorted(s.id for s in all_games() if s.reader and s.reader.camera) == ["roulette", "sic-bo", "tarning"]
