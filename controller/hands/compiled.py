@@ -50,7 +50,7 @@ def _kernels() -> tuple[Callable[..., Any], Callable[..., Any]]:
         for i in range(7):
             if cards[i] & 3 == suit:
                 mask |= 1 << ((cards[i] >> 2) + 2)
-        return fl[mask]
+        return int(fl[mask])
 
     @numba.njit(cache=True, nogil=True)
     def rank7(cards: np.ndarray, keys: np.ndarray, o7: np.ndarray, v7: np.ndarray, w: np.ndarray,
@@ -104,12 +104,14 @@ def rank7(cards: np.ndarray) -> np.ndarray:
         raise ValueError(f"expected an (N, 7) array of card indices, got shape {cards.shape}")
     if cards.size and (cards.min() < 0 or cards.max() > 51):
         raise ValueError("card indices must be 0..51")
-    return _kernels()[0](cards, *_arrays())
+    values: np.ndarray = _kernels()[0](cards, *_arrays())
+    return values
 
 
 def all_seven_counts() -> np.ndarray:
     """Hands per category (``values.CATEGORIES`` order) over all 133 784 560 seven-card hands."""
-    return _kernels()[1](*_arrays())
+    counts: np.ndarray = _kernels()[1](*_arrays())
+    return counts
 
 
 def warm() -> None:

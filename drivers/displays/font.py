@@ -76,6 +76,7 @@ def draw_text(image: Image.Image, x: int, text: str, inverse: bool = False) -> i
     (``Image.load``): a call per LED of ``putpixel`` cost ten times more.
     """
     pixels = image.load()
+    assert pixels is not None  # a loaded image always has its pixel access
     width, rows = image.width, range(min(8, image.height))
     for column in glyph_columns(text):
         if 0 <= x < width:

@@ -91,6 +91,7 @@ def results_strip(content: SignContent) -> Image.Image:
     label_width, widths = _result_widths(content)
     strip = Image.new("1", (results_width(content), 8))
     pixels = strip.load()
+    assert pixels is not None  # a loaded image always has its pixel access
     x = 0
     if content.results_label:
         draw_text(strip, 0, content.results_label)
@@ -285,6 +286,7 @@ def selftest_patterns(width: int) -> list[tuple[str, Image.Image]]:
     lit = Image.new("1", (width, 8), 1)
     checker = Image.new("1", (width, 8))
     pixels = checker.load()
+    assert pixels is not None  # a loaded image always has its pixel access
     for x in range(width):
         for y in range(8):
             if (x + y) % 2 == 0:
