@@ -29,6 +29,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,17 @@ def parse_output(stdout: str) -> Any:
         return json.loads(stdout[start + 1:] if start >= 0 else stdout.strip().splitlines()[-1])
 
 
+def without_temporary_paths(value: Any) -> Any:
+    """The bench's JSON with the paths of its temporary files named as such (they mean nothing later)."""
+    if isinstance(value, dict):
+        return {k: without_temporary_paths(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_temporary_paths(v) for v in value]
+    if isinstance(value, str) and value.startswith(tempfile.gettempdir() + os.sep):
+        return "(a temporary file)"
+    return value
+
+
 def record(name: str, command: list[str]) -> Path:
     load_before = [round(x, 2) for x in os.getloadavg()]
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -105,7 +117,7 @@ def record(name: str, command: list[str]) -> Path:
     document = {"command": shlex.join(shown), "when": when,
                 "machine": {"arch": platform.machine(), "cpus": os.cpu_count(), "python": platform.python_version()},
                 "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()],
-                "output": parse_output(done.stdout)}
+                "output": without_temporary_paths(parse_output(done.stdout))}
     RECORDS.mkdir(exist_ok=True)
     path = RECORDS / f"{name}.json"
     path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
