@@ -408,6 +408,13 @@ class Round(ABC):
             return Rejected(rejection.reason)
         return Accepted(effects)
 
+    def copy(self) -> "Round":
+        """An independent copy of the round: events applied to it leave this one as it is (the table applies an
+        event to a copy and keeps the copy once the event is journaled)."""
+        twin = copy.copy(self)
+        twin._restore(self._snapshot())
+        return twin
+
     def _snapshot(self) -> dict[str, Any]:
         config = self.__dict__.get("config")
         state = {k: v for k, v in self.__dict__.items() if k != "config"}

@@ -233,7 +233,8 @@ class Daemon:
                     ok = bool(device.health().get("ok", False))
                 except Exception:
                     ok = False
-                if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
+                stopping = self.stopped is not None and self.stopped.is_set()
+                if not ok and f"device_silent.{name}" not in self.table.faults and not stopping:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:

@@ -54,7 +54,7 @@ class _Ticked:
         self.driver, self.loop = driver, loop
         self.text = ""
         self.shows = 0
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
         if not ticked:
             self._handle = loop.call_soon(self._tick)
 

@@ -203,13 +203,8 @@ class VirtualCroupier:
         return self._try(event) is not None
 
     def _try(self, event: Event) -> Accepted | None:
-        round_ = self.table.round
-        saved = round_._snapshot()
-        try:
-            answer = round_.apply(event)
-            return answer if isinstance(answer, Accepted) else None
-        finally:
-            round_._restore(saved)
+        answer = self.table.round.copy().apply(event)  # tried on a copy: the table's round is untouched
+        return answer if isinstance(answer, Accepted) else None
 
     async def run(self) -> None:
         while not self.stopping:
