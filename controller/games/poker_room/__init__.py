@@ -1,0 +1,13 @@
+"""The poker room (seed 004): players against each other, the house only running the game.
+
+PokerKit is the betting and pot engine (``engine``); this package adds what a
+casino's table needs around it: seats, buy-ins and the moving button
+(``round``), the rake capped once per hand, no flop no drop and the time
+charge (``engine.HouseTake``, ``round``), the bad beat jackpot (``jackpot``),
+the discards without replacement of the Pineapple games, and the games as
+data (``variants``). Every game here is a ``GameSpec`` in ``SPECS``.
+"""
+
+from controller.games.poker_room.spec import SPECS
+
+__all__ = ["SPECS"]
