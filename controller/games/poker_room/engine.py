@@ -467,12 +467,13 @@ class PokerHand:
     def contribution_pots(self, put_in: Sequence[int]) -> list[tuple[int, list[int]]]:
         """The main pot and the side pots as the stakes made them: ``(amount, players who can win it)``."""
         folded = self.folded()
+        alone = [i for i in range(len(put_in)) if i not in folded]
         levels = sorted({a for a in put_in if a > 0})
         out: list[tuple[int, list[int]]] = []
         below = 0
         for level in levels:
             amount = sum(min(a, level) - min(a, below) for a in put_in)
-            players = [i for i, a in enumerate(put_in) if a >= level and i not in folded]
+            players = alone if len(alone) == 1 else [i for i, a in enumerate(put_in) if a >= level and i not in folded]
             if out and out[-1][1] == players:
                 out[-1] = (out[-1][0] + amount, players)
             else:
