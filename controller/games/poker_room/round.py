@@ -23,7 +23,7 @@ from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import (
     Alert, Effect, MeterChange, Outcome, Prompt, Reject, Round, RoundConfig, Settlement,
 )
-from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, streets_for
+from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, clone, streets_for
 from controller.games.poker_room.jackpot import BadBeatRule, Hit, bad_beat, label_rank, sequential_shares
 from controller.games.poker_room.variants import BY_ID, GameRule
 
@@ -80,6 +80,18 @@ class PokerRoomRound(Round):
 
     def closed_reason(self, event: Event) -> str:
         return "the hand is over and settled; the next hand opens a new round"
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The round as it is, cheaply: the hand through ``PokerHand.clone``, the rest container by container."""
+        out: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key == "config" or key == "rule":
+                out[key] = value
+            elif isinstance(value, PokerHand):
+                out[key] = value.clone()
+            else:
+                out[key] = clone(value)
+        return out
 
     def _apply(self, event: Event) -> Iterable[Effect]:
         if isinstance(event, Void):
