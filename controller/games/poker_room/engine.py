@@ -279,6 +279,8 @@ class PokerHand:
             return None
         if self.discard_phase() is not None:
             return "discard"
+        if any(s.standing_pat_or_discarding_statuses):
+            return None  # a draw: the players say what they throw before the burn and the new cards
         if s.card_burning_status:
             return "burn"
         if any(s.hole_dealing_statuses) and not any(s.standing_pat_or_discarding_statuses):
