@@ -93,6 +93,7 @@ def to_phh(round_: Any, **fields: Any) -> str:
         raise ValueError(f"PHH has no code for {round_.config.game} {round_.config.variant} "
                          f"{round_.config.get('scale')} as this table plays it")
     history = HandHistory.from_game_state(known.game, hand.state, **fields)
+    history.ante_trimming_status = True
     history.seats = list(round_.order)
     history.players = [round_.players.get(s) or f"box {s}" for s in round_.order]
     history.seat_count = int(round_.config["seats"])
@@ -106,3 +107,23 @@ def to_phh(round_: Any, **fields: Any) -> str:
 
 def from_phh(text: str) -> HandHistory:
     return HandHistory.loads(text)
+
+
+def phh_of_round(document: Any, hand: int | None = None, table: str | None = None) -> str:
+    """PHH of a round exported from a journal (``journal.export_round``'s scenario document)."""
+    from controller.games.poker_room.round import PokerRoomRound
+    from controller.scenario import load_scenario
+
+    scenario = load_scenario(document)
+    carried = scenario.carried.get(0, ()) if scenario.carried else ()
+    round_ = scenario.spec.new_round(scenario.config, carried)
+    if not isinstance(round_, PokerRoomRound):
+        raise ValueError(f"PHH is written for the poker room's games, not {scenario.spec.id}")
+    for event in scenario.rounds[0]:
+        round_.apply(event)
+    fields: dict[str, Any] = {}
+    if hand is not None:
+        fields["hand"] = hand
+    if table is not None:
+        fields["table"] = table
+    return to_phh(round_, **fields)
