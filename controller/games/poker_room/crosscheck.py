@@ -109,6 +109,14 @@ def _choose(round_: PokerRoomRound, legal: dict[str, Any], rng: random.Random) -
 
 def direct_stacks(config: RoundConfig, played: PlayedHand) -> dict[int, int]:
     """The same hand through PokerKit's own game class alone: the stacks after it, by seat."""
+    state, order = direct_state(config, played)
+    if state.status:
+        raise AssertionError("PokerKit's hand is not over after the same events")
+    return {seat: state.stacks[i] for i, seat in enumerate(order)}
+
+
+def direct_state(config: RoundConfig, played: PlayedHand) -> tuple[Any, list[int]]:
+    """PokerKit's own game state after ``played.events``, and its player order (seats)."""
     known = pokerkit_game(config)
     if known is None:
         raise ValueError(f"PokerKit has no standard game for {config.game} {config.variant} {config.get('scale')}")
@@ -150,6 +158,4 @@ def direct_stacks(config: RoundConfig, played: PlayedHand) -> dict[int, int]:
                     state.stand_pat_or_discard("".join(str(c) for c in (event.cards or ())))
                 else:
                     raise ValueError(f"no PokerKit move for {name!r}")
-    if state.status:
-        raise AssertionError("PokerKit's hand is not over after the same events")
-    return {seat: state.stacks[i] for i, seat in enumerate(order)}
+    return state, order
