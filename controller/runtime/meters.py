@@ -186,7 +186,8 @@ class Meters:
         moved = source.value
         source.value = 0
         target.value += moved
-        return [self._body(drop, "day_end", moved, into=into, by=by), self._body(into, "day_in", moved, source=drop, by=by)]
+        return [self._body(drop, "day_end", moved, into=into, by=by),
+                self._body(into, "day_in", moved, source=drop, by=by)]
 
     def correct(self, name: str, value: int, reason: str, by: str) -> list[dict[str, Any]]:
         """A supervisor sets the meter to ``value``, with a reason; clears the stop a mismatch caused."""

@@ -236,7 +236,8 @@ class PokerRoomPlayers(Players):
             cards = hand.hole_now(round_.order.index(seat))
             count = self.rng.choice((0, 1, 2, 3))
             thrown = tuple(self.rng.sample(cards, count)) if count else ()
-            return [Action(seat, "draw", cards=thrown) if thrown else Action(seat, "stand_pat"), Action(seat, "stand_pat")]
+            keep = Action(seat, "stand_pat")
+            return [Action(seat, "draw", cards=thrown) if thrown else keep, keep]
         roll = self.rng.random()
         wants: list[Move] = []
         if "bring_in" in acts:

@@ -29,10 +29,25 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from pokerkit import (
-    Automation, BettingStructure, Card as PkCard, Deck, Mode, Opening, Pot, State, Street,
+    Automation,
+    BettingStructure,
+    Deck,
+    Mode,
+    Opening,
+    Pot,
+    State,
+    Street,
+)
+from pokerkit import (
+    Card as PkCard,
 )
 from pokerkit.state import (
-    BoardDealing, CardBurning, ChipsPushing, Folding, HoleDealing, StandingPatOrDiscarding,
+    BoardDealing,
+    CardBurning,
+    ChipsPushing,
+    Folding,
+    HoleDealing,
+    StandingPatOrDiscarding,
 )
 
 from controller.cards import Card, card_from_index

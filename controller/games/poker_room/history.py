@@ -15,9 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokerkit import (
-    Automation, FixedLimitDeuceToSevenLowballTripleDraw,
-    FixedLimitRazz, FixedLimitSevenCardStud, FixedLimitSevenCardStudHighLowSplitEightOrBetter, FixedLimitTexasHoldem,
-    HandHistory, Mode, NoLimitDeuceToSevenLowballSingleDraw, NoLimitTexasHoldem, PotLimitOmahaHoldem,
+    Automation,
+    FixedLimitDeuceToSevenLowballTripleDraw,
+    FixedLimitRazz,
+    FixedLimitSevenCardStud,
+    FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    FixedLimitTexasHoldem,
+    HandHistory,
+    Mode,
+    NoLimitDeuceToSevenLowballSingleDraw,
+    NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
 )
 from pokerkit.games import Poker
 

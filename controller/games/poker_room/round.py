@@ -15,16 +15,22 @@ into the next round (spots ``stack`` and ``button``).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import (
-    Alert, Effect, MeterChange, Outcome, Prompt, Reject, Round, RoundConfig, Settlement,
+    Alert,
+    Effect,
+    MeterChange,
+    Outcome,
+    Prompt,
+    Reject,
+    Round,
+    RoundConfig,
+    Settlement,
 )
 from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, clone, streets_for
-from controller.games.poker_room.jackpot import BadBeatRule, Hit, bad_beat, label_rank, sequential_shares
+from controller.games.poker_room.jackpot import BadBeatRule, bad_beat, label_rank, sequential_shares
 from controller.games.poker_room.variants import BY_ID, GameRule
 
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "bring_in", "complete")
@@ -380,9 +386,9 @@ class PokerRoomRound(Round):
         for entry in seats_out:
             if entry["seat"] in shown:
                 entry["hand"] = shown[entry["seat"]]
-        put_in = [won[i] - payoffs[i] for i in range(len(self.order))]
+        staked = [won[i] - payoffs[i] for i in range(len(self.order))]
         pots = [{"amount": amount, "boxes": [self.order[i] for i in players]}
-                for amount, players in hand.contribution_pots(put_in)]
+                for amount, players in hand.contribution_pots(staked)]
         paid = [{"amount": p["amount"], "taken": p["taken"], "boxes": [self.order[i] for i in p["players"]],
                  "won": {str(self.order[i]): a for i, a in sorted(p["won"].items(), key=lambda kv: self.order[kv[0]])}}
                 for p in hand.final_pots()]
@@ -462,7 +468,3 @@ class PokerRoomRound(Round):
         if self.carried_button is not None:
             self._next.append(Bet(self.carried_button, "button"))  # a misdealt hand does not move the button
         return [Outcome(self._outcome)]
-
-
-def fraction_json(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]

@@ -13,7 +13,12 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from pokerkit import (
-    Card, EightOrBetterLowHand, OmahaEightOrBetterLowHand, OmahaHoldemHand, RegularLowHand, StandardHighHand,
+    Card,
+    EightOrBetterLowHand,
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    RegularLowHand,
+    StandardHighHand,
     StandardLowHand,
 )
 from pokerkit.hands import HoleBoardCombinationHand
@@ -21,7 +26,7 @@ from pokerkit.lookups import RegularLookup
 
 
 class _OmahaRegularLowHand(HoleBoardCombinationHand):
-    """Ace-to-five low of exactly two hole cards and three board cards, with no qualifier (PokerKit has only 8-or-better)."""
+    """Ace-to-five low of two hole cards and three board cards, with no qualifier (PokerKit has only 8-or-better)."""
 
     lookup = RegularLookup()
     low = True
@@ -56,7 +61,7 @@ def _quick(base: type) -> type:
     def from_game(cls: type, hole_cards: Any, board_cards: Any = ()) -> Any:
         return best(tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards)))
 
-    base_from_game = base.from_game
+    base_from_game = getattr(base, "from_game")
     quick = type(base.__name__, (base,), {"entry": property(entry), "from_game": classmethod(from_game),
                                           "__doc__": base.__doc__, "__module__": __name__,
                                           "forget": staticmethod(best.cache_clear)})
@@ -107,7 +112,8 @@ class GameRule:
 
 
 QUICK: dict[type, type] = {t: _quick(t) for t in (
-    StandardHighHand, StandardLowHand, RegularLowHand, EightOrBetterLowHand, OmahaHoldemHand, OmahaEightOrBetterLowHand)}
+    StandardHighHand, StandardLowHand, RegularLowHand, EightOrBetterLowHand, OmahaHoldemHand,
+    OmahaEightOrBetterLowHand)}
 QUICK[OmahaRegularLowHand] = OmahaRegularLowHand
 
 
