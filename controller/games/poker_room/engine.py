@@ -206,7 +206,8 @@ class Setup:
 
 
 def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn: bool,
-                draws: int = 1, low: bool = False, flop: int = 3, first_board: int = 0) -> tuple[Street, ...]:
+                draws: int = 1, low: bool = False, flop: int = 3, first_board: int = 0,
+                bring_in: int = 0) -> tuple[Street, ...]:
     """The streets of a family of games: ``board`` (hold'em, Omaha), ``stud`` or ``draw``.
 
     Fixed limit: a bet and three raises a round, the small bet on the first
@@ -220,6 +221,14 @@ def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn
             Street(burn, (), flop, False, Opening.POSITION, small, cap),
             Street(burn, (), 1, False, Opening.POSITION, big, cap),
             Street(burn, (), 1, False, Opening.POSITION, big, cap),
+        )
+    if kind == "stud" and hole == 5:  # five-card stud (Sökö): the highest up card opens when there is no bring-in
+        first = Opening.LOW_CARD if bring_in else Opening.HIGH_CARD
+        return (
+            Street(False, (False, True), 0, False, first, small, cap),
+            Street(burn, (True,), 0, False, Opening.HIGH_HAND, small, cap),
+            Street(burn, (True,), 0, False, Opening.HIGH_HAND, big, cap),
+            Street(burn, (True,), 0, False, Opening.HIGH_HAND, big, cap),
         )
     if kind == "stud":
         bring = Opening.HIGH_CARD if low else Opening.LOW_CARD

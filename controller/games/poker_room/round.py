@@ -227,7 +227,7 @@ class PokerRoomRound(Round):
             bring_in = 0
         streets = streets_for(rule.family, rule.hole, small, big, structure, c["burn_cards"],
                               draws=c.get("draws", 1), low=c["scale"] == "low", flop=rule.flop,
-                              first_board=rule.first_board)
+                              first_board=rule.first_board, bring_in=c.get("bring_in", 0))
         house = HouseTake(c["rake_bp"], c["rake_cap"], c["rake_unit"], c["no_flop_no_drop"],
                           c["bad_beat_drop"] if c["bad_beat"] else 0, c["bad_beat_players"])
         return Setup(streets, rule.hand_types(c["scale"], c.get("low_qualifier", "eight"), c.get("lowball", "")),
@@ -421,7 +421,8 @@ class PokerRoomRound(Round):
             for b in range(state.board_count):
                 for t in range(state.hand_type_count):
                     best = hand.best_hand(i, b, t)
-                    names.append(f"{best.entry.label.lower()} {''.join(map(repr, best.cards))}" if best is not None
+                    label = getattr(best, "name", None) or (best.entry.label.lower() if best is not None else "")
+                    names.append(f"{label} {''.join(map(repr, best.cards))}" if best is not None
                                  else "no low" if t else "no hand")
             out[self.order[i]] = " / ".join(names)
         return out

@@ -17,7 +17,8 @@ def _common(rule: GameRule) -> list[OptionSpec]:
                    maximum=rule.max_seats),
         OptionSpec("scale", rule.default_scale, "high, low (ace-to-five) or high-low (004: every game may be played "
                    "low or high-low)", kind="choice", choices=rule.scales),
-        OptionSpec("ante", 0, "the ante of every player dealt in, in minor units", kind="amount"),
+        OptionSpec("ante", 25 if rule.ranking == "soko" else 0, "the ante of every player dealt in, in minor units",
+                   kind="amount"),
         OptionSpec("buy_in", 2000, "the least a new player buys in for (004: a set minimum of chips)", kind="amount"),
         OptionSpec("max_buy_in", None, "the most a player may have on the table after a buy-in (none: no limit)",
                    kind="amount"),
@@ -51,7 +52,8 @@ def _common(rule: GameRule) -> list[OptionSpec]:
                               "any low wins its half ('none')", kind="choice", choices=("eight", "none")))
     if rule.family == "stud":
         out += [
-            OptionSpec("bring_in", 25, "the bring-in of the lowest (Razz: highest) up card", kind="amount"),
+            OptionSpec("bring_in", 0 if rule.ranking == "soko" else 25, "the bring-in of the lowest (Razz: highest) "
+                       "up card (Sökö: none by default, the highest up card opens)", kind="amount"),
             OptionSpec("small_bet", 100, "the bet on third and fourth street (limit), the least bet otherwise",
                        kind="amount", minimum=1),
             OptionSpec("big_bet", 200, "the bet from fifth street on (limit)", kind="amount", minimum=1),
@@ -76,13 +78,14 @@ def _validate(rule: GameRule, config: RoundConfig) -> None:
     if c["bad_beat"]:
         if c["bad_beat_losing"] + c["bad_beat_winning"] + c["bad_beat_table"] > 100:
             raise ValueError("bad_beat_losing + bad_beat_winning + bad_beat_table come to more than 100 percent")
-        if c["scale"] == "low" or rule.boards > 1:
-            raise ValueError(f"{rule.id}: the bad beat jackpot is offered on single-board high and high-low games")
+        if c["scale"] == "low" or rule.boards > 1 or rule.ranking != "standard":
+            raise ValueError(f"{rule.id}: the bad beat jackpot is offered on single-board high and high-low games "
+                             "with the standard ranking")
         if not c["jackpot_meter"] or not c["drop_meter"]:
             raise ValueError("bad_beat needs jackpot_meter and drop_meter")
     if rule.family == "stud":
         if not 0 < c["bring_in"] < c["small_bet"] and not (c["bring_in"] == 0 and c["ante"] > 0):
-            raise ValueError("bring_in must be above 0 and below small_bet")
+            raise ValueError("bring_in must be above 0 and below small_bet (or 0 with an ante)")
         if c["big_bet"] < c["small_bet"]:
             raise ValueError("big_bet is below small_bet")
     else:

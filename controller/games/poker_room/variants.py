@@ -24,6 +24,8 @@ from pokerkit import (
 from pokerkit.hands import HoleBoardCombinationHand
 from pokerkit.lookups import RegularLookup
 
+from controller.games.poker_room.soko_hand import SokoPokerHand
+
 
 class _OmahaRegularLowHand(HoleBoardCombinationHand):
     """Ace-to-five low of two hole cards and three board cards, with no qualifier (PokerKit has only 8-or-better)."""
@@ -89,9 +91,12 @@ class GameRule:
     default_scale: str = "high"
     max_seats: int = 12
     discards: Mapping[int, int] = field(default_factory=dict)  # street index after whose betting -> cards thrown
+    ranking: str = "standard"  # or "soko": Sökö's four-card straights and flushes
     notes: tuple[str, ...] = ()
 
     def hand_types(self, scale: str, low_qualifier: str, lowball: str = "ace-to-five") -> tuple[type, ...]:
+        if self.ranking == "soko":
+            return (SokoPokerHand,)
         return tuple(QUICK[t] for t in self._hand_types(scale, low_qualifier, lowball))
 
     def _hand_types(self, scale: str, low_qualifier: str, lowball: str) -> tuple[type, ...]:
@@ -148,6 +153,10 @@ RULES: tuple[GameRule, ...] = (
              structures=("limit", "pot-limit", "no-limit"), max_seats=8),
     GameRule("razz", "Razz", "stud", "004 Seven Card Stud (Razz)", structures=("limit", "pot-limit", "no-limit"),
              scales=("low",), default_scale="low", max_seats=8),
+    GameRule("soko", "Sökö", "stud", "004 Sökö", hole=5, ranking="soko", structures=("limit", "pot-limit", "no-limit"),
+             scales=("high",), max_seats=10,
+             notes=("five-card stud: one down and one up, a betting round, then one up at a time to four up",
+                    "Sökö's ranking: one pair < four-card straight < four-card flush < two pair")),
     GameRule("five-card-draw", "Five Card Draw", "draw", "004 Five Card Draw", hole=5,
              structures=("limit", "pot-limit", "no-limit"), max_seats=6),
     GameRule("lowball", "Lowball", "draw", "004 Five Card Draw (Lowball)", hole=5,
