@@ -7,7 +7,7 @@ Sökö hand is the five cards a player holds at the end (five-card stud).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pokerkit import Card as PkCard
 from pokerkit.hands import Hand
@@ -30,7 +30,7 @@ class SokoPokerHand(Hand):
 
     low = False
     card_count = 5
-    lookup: Any = None
+    lookup: ClassVar[Any] = None
 
     def __init__(self, cards: Any) -> None:
         pk = tuple(PkCard.clean(cards))
