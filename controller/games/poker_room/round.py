@@ -32,6 +32,8 @@ from controller.games.contract import (
 from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, clone, streets_for
 from controller.games.poker_room.jackpot import BadBeatRule, bad_beat, label_rank, sequential_shares
 from controller.games.poker_room.variants import BY_ID, GameRule
+from controller.hands.high import best_high
+from controller.hands.qualifiers import pair_or_better
 
 BETTING_ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "bring_in", "complete")
 DRAW_ACTIONS = ("draw", "stand_pat")
@@ -68,6 +70,7 @@ class PokerRoomRound(Round):
         self._outcome: dict[str, Any] | None = None
         self._complete = False
         self._next: list[Bet] = []
+        self.opened = False  # five card draw with openers: somebody opened the first betting round
 
     # ------------------------------------------------------------------ the contract
 
@@ -224,6 +227,8 @@ class PokerRoomRound(Round):
             small = c["big_blind"]
             big = 2 * small if structure == "limit" else small
             blinds = (c["small_blind"], c["big_blind"]) + (0,) * (n - 2)
+            if c.get("openers") == "jacks":
+                blinds = (0,) * n  # antes only: the first bet is an opener's
             bring_in = 0
         streets = streets_for(rule.family, rule.hole, small, big, structure, c["burn_cards"],
                               draws=c.get("draws", 1), low=c["scale"] == "low", flop=rule.flop,
@@ -258,7 +263,23 @@ class PokerRoomRound(Round):
             raise Reject(self._croupier_words(str(exc), event)) from None
         if hand.done:
             return self._settle()
+        if self._openers() and not self.opened and (hand.state.street_index or 0) > 0:
+            return self._passed_out()
         return [self._prompt()]
+
+    def _openers(self) -> bool:
+        return self.config.get("openers") == "jacks"
+
+    def _passed_out(self) -> list[Effect]:
+        """Nobody could open: the hand is not played, the antes go back, the button moves on."""
+        self._outcome = {"game": self.rule.id, "passed_out": "nobody opened with jacks or better; the antes are "
+                         "returned", "button": self.button,
+                         "seats": [{"seat": s, "stack": self.start_stacks[s]} for s in self.order]}
+        self._complete = True
+        self._next = [Bet(s, "stack", chips, self.players.get(s)) for s, chips in sorted(self.stacks.items()) if chips]
+        if self.button is not None:
+            self._next.append(Bet(self.button, "button"))
+        return [Outcome(self._outcome)]
 
     def _act(self, hand: PokerHand, action: Action) -> None:
         seat = action.seat
@@ -278,7 +299,12 @@ class PokerRoomRound(Round):
             raise Reject(f"box {seat}: no action {name!r} here (the actions: {', '.join(BETTING_ACTIONS)})")
         if hand.actor != player:
             raise Reject(self._who_acts_reason(seat))
+        opening = self._openers() and not self.opened and name in ("bet", "all_in")
+        if opening and not pair_or_better(best_high(hand.hole_now(player)), 11):
+            raise Reject(f"box {seat} cannot open: it takes a pair of jacks or better to open; check or fold")
         hand.act(name, action.amount)
+        if opening:
+            self.opened = True
 
     def _who_acts_reason(self, seat: int | None = None) -> str:
         waiting = self.waiting_for()

@@ -67,6 +67,10 @@ def _common(rule: GameRule) -> list[OptionSpec]:
     if rule.family == "draw":
         out.append(OptionSpec("draws", 1, "draws in the hand (004: one, two or three; three low is Triple Draw "
                               "Lowball)", minimum=1, maximum=3))
+        if rule.id == "five-card-draw":
+            out.append(OptionSpec("openers", "none", "'jacks': no blinds, antes only, and the first bet needs a pair "
+                                  "of jacks or better (004); 'none': blinds, anyone may bet", kind="choice",
+                                  choices=("none", "jacks")))
         if rule.id == "lowball":
             out.append(OptionSpec("lowball", "deuce-to-seven", "the low scale", kind="choice",
                                   choices=("deuce-to-seven", "ace-to-five")))
@@ -91,6 +95,8 @@ def _validate(rule: GameRule, config: RoundConfig) -> None:
     else:
         if c["small_blind"] > c["big_blind"]:
             raise ValueError("small_blind is above big_blind")
+    if c.get("openers") == "jacks" and c["ante"] <= 0:
+        raise ValueError("openers 'jacks' is played with antes only: set ante above 0")
     if c["buy_in"] <= 0:
         raise ValueError("buy_in must be above 0")
     if c["max_buy_in"] is not None and c["max_buy_in"] < c["buy_in"]:

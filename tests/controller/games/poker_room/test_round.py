@@ -150,3 +150,23 @@ def test_crazy_pineapple_throws_a_card_away_after_the_flop_betting():
     refused(r, CardOut(parse_card("3c")), "already out")  # a card thrown away cannot come back
     assert r.legal() == {"waiting": "card", "card": "burn"}
     assert len(r.hand.hole_now(0)) == len(r.hand.hole_now(1)) == 2
+
+
+def test_five_card_draw_with_openers_needs_jacks_or_better_to_bet_first():
+    spec, config = table("five-card-draw", "limit", openers="jacks", ante=25)
+    r = spec.new_round(config, ())
+    ok(r, Bet(1, "buy_in", 5000), Bet(2, "buy_in", 5000), Bet(3, "buy_in", 5000), CloseBets())
+    deal = "Jh 2c 3d Jd 4c 5d 8s 6h 7s 9h 8c Td Kh Qc 9d"  # one at a time: jacks, then nothing, then nothing
+    ok(r, *cards(deal))  # the button is box 1: box 2 has the jacks, box 3 and box 1 nothing
+    assert r.legal()["box"] == 2 and "bet" in r.legal()["actions"]
+    ok(r, Action(2, "check"))
+    refused(r, Action(3, "bet", amount=100), "pair of jacks or better")
+    refused(r, Action(3, "all_in"), "pair of jacks or better")
+    ok(r, Action(3, "check"), Action(1, "check"))
+    assert r.complete and r.settlements() == () and "passed_out" in r.outcome()
+    assert {b.seat: b.amount for b in r.carried() if b.spot == "stack"} == {1: 5000, 2: 5000, 3: 5000}
+    again = spec.new_round(config, r.carried())
+    ok(again, CloseBets(), *cards(deal))  # the button moved to box 2: box 3 is dealt first and has the jacks
+    assert again.button == 2 and again.legal()["box"] == 3
+    ok(again, Action(3, "bet", amount=100))
+    assert again.opened and again.legal()["box"] == 1
