@@ -210,8 +210,8 @@ _COMMAND_LIST = (
     Command("history", "history [N]", "the last N rounds (default 10)", None, False,
             lambda s, a: s.control.history(_count(a, 10))),
     Command("limits", "limits", "table limits per spot", None, False, lambda s, a: s.control.limits()),
-    Command("jackpot", "jackpot [show|confirm M|correct M A R|day-end D J]",
-            "meters; confirm a hit; correct a meter; add the day's drop D to jackpot J", None,
+    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter; "
+            "day-end D J adds the day's drop D to J", None,
             False, _jackpot),
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
     Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,

@@ -27,6 +27,8 @@ The strategies (docs/simulation.md repeats them):
   five (the least raise up to three times it, within what the round allows),
   goes all in one time in forty, and otherwise checks or calls; a draw
   throws zero to three cards, a Pineapple discard the lowest card.
+- Chinese Poker: two to four players sit in; each sets its lowest three
+  cards in front, the next five in the middle, the highest five at the back.
 - Banked poker (Caribbean Stud, Three Card Poker, Fast Poker, Hold em):
   a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
   of the time; play, raise or call with a pair or better, ace-king (five
@@ -45,6 +47,7 @@ from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.layout_game import LayoutRound
+from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.round import PokerRoomRound
 from controller.games.punto_banco import PuntoBancoRound
 from controller.hands.blackjack import ACE, card_value
@@ -255,6 +258,28 @@ class PokerRoomPlayers(Players):
         return wants
 
 
+class ChinesePokerPlayers(Players):
+    """Chinese Poker: two to four players sit in; each sets the lowest three cards in front, the next five in the
+    middle and the highest five at the back (often right, sometimes a foul, as at a real table)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        seats = int(round_.config["seats"])
+        return [Bet(s, "points") for s in sorted(self.rng.sample(range(1, seats + 1), self.rng.randint(2, seats)))]
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        assert isinstance(round_, ChinesePokerRound)
+        if not round_.dealing:
+            return [CloseBets()]
+        if prompt is not None and "card" in prompt.expects:
+            return [CARD]
+        out: list[Move] = []
+        for seat, cards in round_.hands.items():
+            if seat not in round_.sets:
+                ordered = sorted(cards, key=lambda c: (c.rank, c.suit))
+                out.append(Action(seat, "set", cards=tuple(ordered[:8])))
+        return out
+
+
 class BlackjackPlayers(Players):
     """Basic-ish blackjack: never insure, split aces and eights, double 10-11, hit below 17 (soft 18)."""
 
@@ -309,6 +334,7 @@ FAMILIES: tuple[tuple[type, type[Players]], ...] = (
     (BankedPokerRound, PokerPlayers),
     (BlackjackRound, BlackjackPlayers),
     (PokerRoomRound, PokerRoomPlayers),
+    (ChinesePokerRound, ChinesePokerPlayers),
 )
 
 
