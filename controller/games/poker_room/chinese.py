@@ -27,7 +27,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round
-from controller.games.contract import RoundConfig, Settlement, SpotSpec, VariantSpec
+from controller.games.contract import ReaderSpec, RoundConfig, Settlement, SpotSpec, VariantSpec
 from controller.hands.fast import high_value
 from controller.hands.high import describe_high
 from controller.hands.values import HIGH_CARD, PAIR, TRIPS, make_value
@@ -233,7 +233,7 @@ SPEC = GameSpec(
     ),
     spots=(SpotSpec("points", "a player in the deal: the points won or lost, at point_value"),),
     actions=(ActionSpec("set", "cards: the front three, then the middle five; the back is the rest"),),
-    devices=("shoe",),
+    devices=("shoe",), reader=ReaderSpec("shoe"), strategy="chinese-poker",
     new_round=lambda config, carried: ChinesePokerRound(config, carried),
     interpretations=(
         "A fouled hand (set wrong, or a wrong number of cards) loses all three rows to every hand set right; "

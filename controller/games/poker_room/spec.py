@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import ActionSpec, GameSpec, OptionSpec, ReaderSpec, RoundConfig, SpotSpec, VariantSpec
 from controller.games.poker_room.jackpot import LABELS
 from controller.games.poker_room.round import PokerRoomRound
 from controller.games.poker_room.variants import RULES, GameRule
@@ -142,7 +142,7 @@ def _spec(rule: GameRule) -> GameSpec:
                SpotSpec("stack", "the chips a player carries into the next hand"),
                SpotSpec("button", "the box that had the dealer button"),
                SpotSpec("time_charge", "the time charge paid between hands")),
-        actions=tuple(actions), devices=("shoe",),
+        actions=tuple(actions), devices=("shoe",), reader=ReaderSpec("shoe"), strategy="poker-room",
         new_round=lambda config, carried: PokerRoomRound(config, carried),
         interpretations=interpretations,
         validate=lambda config: _validate(rule, config),
