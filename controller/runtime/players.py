@@ -31,6 +31,8 @@ The strategies (docs/simulation.md repeats them):
   throws zero to three cards, a Pineapple discard the lowest card.
 - Chinese Poker: two to four players sit in; each sets its lowest three
   cards in front, the next five in the middle, the highest five at the back.
+- Open Face Chinese Poker: each card, highest first, to the back until it is
+  full, then to the middle, then to the front.
 - Banked poker (Caribbean Stud, Three Card Poker, Fast Poker, Hold em):
   a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
   of the time; play, raise or call with a pair or better, ace-king (five
@@ -50,6 +52,7 @@ from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.layout_game import LayoutRound
 from controller.games.poker_room.chinese import ChinesePokerRound
+from controller.games.poker_room.open_face import OpenFaceRound
 from controller.games.poker_room.round import PokerRoomRound
 from controller.hands.blackjack import ACE, card_value
 
@@ -272,6 +275,23 @@ class ChinesePokerPlayers(Players):
         return out
 
 
+class OpenFacePlayers(ChinesePokerPlayers):
+    """Open Face Chinese Poker: each card to the back until it is full, then the middle, then the front."""
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        assert isinstance(round_, OpenFaceRound)
+        if not round_.dealing:
+            return [CloseBets()]
+        if prompt is not None and "card" in prompt.expects:
+            return [CARD]
+        out: list[Move] = []
+        for seat in round_.to_place():
+            card = sorted(round_.unplaced(seat), key=lambda c: (c.rank, c.suit), reverse=True)[0]
+            row = next(r for r in ("back", "middle", "front") if len(round_.rows[seat][r]) < {"front": 3}.get(r, 5))
+            out.append(Action(seat, row, cards=(card,)))
+        return out
+
+
 class BlackjackPlayers(Players):
     """Basic-ish blackjack: never insure, split aces and eights, double 10-11, hit below 17 (soft 18)."""
 
@@ -327,6 +347,7 @@ STRATEGIES: dict[str, type[Players]] = {
     "blackjack": BlackjackPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
+    "open-face-chinese": OpenFacePlayers,
 }
 """Strategy family (``GameSpec.strategy``) -> the virtual players of that family."""
 

@@ -43,3 +43,26 @@ def test_fouls(front, middle, back, foul):
 def test_points_between_two_players(a, b, scoring, points):
     assert points_between(a, b, scoring) == points
     assert points_between(b, a, scoring) == -points
+
+
+def test_open_face_deals_five_then_one_a_round_and_waits_for_every_card_to_be_placed():
+    from controller import games
+    from controller.events import Action, Bet, CardOut, CloseBets
+    from controller.games.contract import Accepted, Rejected
+
+    spec, config = games.configure("open-face-chinese", "points")
+    r = spec.new_round(config, ())
+    for event in (Bet(1, "points"), Bet(2, "points"), CloseBets(), *(CardOut(c) for c in cards("2c 3c 4c 5c 6c 7c"))):
+        assert isinstance(r.apply(event), Accepted), event
+    assert r.next_dealee() == 1  # the first five go one at a time: box 1's fourth card
+    assert isinstance(r.apply(Action(1, "back", cards=tuple(cards("2c")))), Rejected)  # not before all five are out
+    for card in cards("8c 9c Tc Jc"):
+        assert isinstance(r.apply(CardOut(card)), Accepted)
+    assert r.next_dealee() is None and r.to_place() == [1, 2]
+    assert isinstance(r.apply(Action(1, "front", cards=tuple(cards("2c 4c 6c 8c")))), Rejected)  # three in front
+    assert isinstance(r.apply(Action(1, "front", cards=tuple(cards("2c 4c 6c")))), Accepted)
+    assert isinstance(r.apply(Action(1, "back", cards=tuple(cards("8c Tc")))), Accepted)
+    assert r.to_place() == [2] and r.next_dealee() is None
+    assert isinstance(r.apply(Action(2, "middle", cards=tuple(cards("3c 5c 7c 9c Jc")))), Accepted)
+    assert r.next_dealee() == 1 and isinstance(r.apply(CardOut(parse_card("Ah"))), Accepted)
+    assert r.next_dealee() == 2
