@@ -147,7 +147,8 @@ class OpenFaceRound(Round):
         cards = list(action.cards or ())
         waiting = self.unplaced(seat)
         if not cards or any(c not in waiting for c in cards) or len(set(cards)) != len(cards):
-            raise Reject(f"box {seat}: name cards it holds and has not placed ({' '.join(map(str, waiting)) or 'none'})")
+            held = " ".join(map(str, waiting)) or "none"
+            raise Reject(f"box {seat}: name cards it holds and has not placed ({held})")
         room = ROWS[row] - len(self.rows[seat][row])
         if len(cards) > room:
             raise Reject(f"box {seat}: the {row} hand has room for {room} more card(s)")
