@@ -87,3 +87,13 @@ def test_simulated_table_plays_the_game_end_to_end(tmp_path: Path, game: str, va
     assert settled.returncode == 0, settled.stderr
     journal = Journal(journal_path, readonly=True)
     assert json.loads(settled.stdout)["rounds"][0]["settlements"] == journal_settlements(journal, chosen)
+    if game in PEER and game in ("texas-holdem", "seven-card-stud"):
+        # a poker-room hand as PHH, which PokerKit reads back and replays to the hand's stacks before the take
+        from controller.games.poker_room.history import from_phh
+
+        phh = run_tablectl("journal", "export", str(journal_path), "--round", str(chosen), "--format", "phh")
+        assert phh.returncode == 0, phh.stderr
+        history = from_phh(phh.stdout)
+        *_, last = iter(history)
+        taken = history.user_defined_fields["_rake"] + history.user_defined_fields["_drop"]
+        assert sum(last.stacks) - taken == sum(history.finishing_stacks)
