@@ -207,17 +207,20 @@ class Setup:
 
 def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn: bool,
                 draws: int = 1, low: bool = False, flop: int = 3, first_board: int = 0,
-                bring_in: int = 0) -> tuple[Street, ...]:
+                bring_in: int = 0, blinds: bool = True) -> tuple[Street, ...]:
     """The streets of a family of games: ``board`` (hold'em, Omaha), ``stud`` or ``draw``.
 
     Fixed limit: a bet and three raises a round, the small bet on the first
     two rounds of a board game, the big bet after (stud: from fifth street;
-    draw: after the first draw, or after the second of three).
+    draw: after the first draw, or after the second of three). Where blinds
+    are posted the big blind is the first round's bet, so three raises follow
+    it (PokerKit's own limit games allow four raises over the blind).
     """
     cap = 4 if structure == "limit" else None
+    first_cap = 3 if cap and blinds else cap
     if kind == "board":
         return (
-            Street(False, (False,) * hole, first_board, False, Opening.POSITION, small, cap),
+            Street(False, (False,) * hole, first_board, False, Opening.POSITION, small, first_cap),
             Street(burn, (), flop, False, Opening.POSITION, small, cap),
             Street(burn, (), 1, False, Opening.POSITION, big, cap),
             Street(burn, (), 1, False, Opening.POSITION, big, cap),
@@ -241,7 +244,7 @@ def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn
             Street(burn, (False,), 0, False, after, big, cap),
         )
     if kind == "draw":
-        out = [Street(False, (False,) * hole, 0, False, Opening.POSITION, small, cap)]
+        out = [Street(False, (False,) * hole, 0, False, Opening.POSITION, small, first_cap)]
         for n in range(draws):
             out.append(Street(burn, (), 0, True, Opening.POSITION, small if n == 0 and draws > 1 else big, cap))
         return tuple(out)

@@ -232,7 +232,7 @@ class PokerRoomRound(Round):
             bring_in = 0
         streets = streets_for(rule.family, rule.hole, small, big, structure, c["burn_cards"],
                               draws=c.get("draws", 1), low=c["scale"] == "low", flop=rule.flop,
-                              first_board=rule.first_board, bring_in=c.get("bring_in", 0))
+                              first_board=rule.first_board, bring_in=c.get("bring_in", 0), blinds=any(blinds))
         house = HouseTake(c["rake_bp"], c["rake_cap"], c["rake_unit"], c["no_flop_no_drop"],
                           c["bad_beat_drop"] if c["bad_beat"] else 0, c["bad_beat_players"])
         return Setup(streets, rule.hand_types(c["scale"], c.get("low_qualifier", "eight"), c.get("lowball", "")),

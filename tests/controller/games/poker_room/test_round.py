@@ -170,3 +170,19 @@ def test_five_card_draw_with_openers_needs_jacks_or_better_to_bet_first():
     assert again.button == 2 and again.legal()["box"] == 3
     ok(again, Action(3, "bet", amount=100))
     assert again.opened and again.legal()["box"] == 1
+
+
+def test_the_three_betting_structures_bound_the_raise():
+    for variant, high in (("pot-limit", 350), ("no-limit", 5000), ("limit", 200)):
+        spec, config = table("texas-holdem", variant)
+        r = spec.new_round(config, ())
+        ok(r, Bet(1, "buy_in", 5000), Bet(2, "buy_in", 5000), Bet(3, "buy_in", 5000), CloseBets(),
+           *cards("Ah Kh Qh Jh Th 9h"))
+        legal = r.legal()
+        # pot limit: the pot (150) and the call (100) on top of the call: a raise to 350
+        assert (legal["min_to"], legal["max_to"]) == (200, high), variant
+    refused(r, Action(1, "raise", amount=300), "")  # limit: the raise is the fixed 100 more, to 200
+    ok(r, Action(1, "raise", amount=200), Action(2, "raise", amount=300), Action(3, "raise", amount=400))
+    assert "raise" not in r.legal()["actions"]  # the big blind and three raises: the cap of limit betting
+    ok(r, Action(1, "call"), Action(2, "call"))
+    assert r.legal() == {"waiting": "card", "card": "burn"}
