@@ -24,7 +24,7 @@ from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.device_outputs import Both
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -61,7 +61,6 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
-        self.device_view: DeviceView | None = None
 
     # -- the loop
 
@@ -83,8 +82,6 @@ class Daemon:
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
-        self.device_view = DeviceView(table)
-        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
             real = built.outputs.get(name)
@@ -240,14 +237,12 @@ class Daemon:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
-        view = table.view()
-        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
-        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
+        view = table.view()  # the one view; each output renders its part (controller/runtime/view.py)
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
             if isinstance(slot.output, (TextOutput, Both)):
                 slot.output.seq = seq
-            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
+            slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:

@@ -115,7 +115,7 @@ def test_unsure_waits_for_the_croupiers_number(tmp_path: Path, reads: dict[str, 
     pending = table.pending_result
     assert pending is not None and pending.kind == "wheel" and pending.values == (None,)
     assert pending.prompt == "Camera unsure (ball lost: not seen for 13 frames): croupier, confirm the number"
-    assert tower_pattern(table) == "result_pending" and table.view()["tower"]["yellow"] == "on"
+    assert tower_pattern(table) == "result_pending" and table.view()["tower"]["amber"] == "flash"
     record = list(table.journal.records(kinds=("pending",)))[-1].body
     assert record["kind"] == "wheel" and record["values"] == [None]
     # another number while one waits is refused, from the camera or keyed in
