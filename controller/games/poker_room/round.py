@@ -345,16 +345,20 @@ class PokerRoomRound(Round):
     def _prompt(self) -> Prompt:
         legal = self.legal()
         waiting = legal["waiting"]
+        text = self._words(legal)
         if waiting == "table":
-            return Prompt(self.waiting_for(), None, ("bet", "leave", "button", "time_charge", "close_bets", "card"))
+            return Prompt(text, None, ("bet", "leave", "button", "time_charge", "close_bets", "card"))
         if waiting == "card" or waiting == "discard":
-            return Prompt(self.waiting_for(), legal.get("box"), ("card",) if waiting == "card" else ("discard",))
-        return Prompt(self.waiting_for(), legal.get("box"), tuple(legal.get("actions", ())))
+            return Prompt(text, legal.get("box"), ("card",) if waiting == "card" else ("discard",))
+        return Prompt(text, legal.get("box"), tuple(legal.get("actions", ())))
 
     def waiting_for(self) -> str:
         if self._complete:
             return "the hand is settled"
-        legal = self.legal()
+        return self._words(self.legal())
+
+    def _words(self, legal: dict[str, Any]) -> str:
+        """What ``legal`` waits for, in the croupier's words."""
         waiting = legal["waiting"]
         if waiting == "table":
             seated = ", ".join(f"box {s} {chips}" for s, chips in sorted(self.stacks.items())) or "nobody"
