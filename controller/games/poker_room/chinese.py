@@ -233,7 +233,7 @@ SPEC = GameSpec(
     ),
     spots=(SpotSpec("points", "a player in the deal: the points won or lost, at point_value"),),
     actions=(ActionSpec("set", "cards: the front three, then the middle five; the back is the rest"),),
-    devices=("shoe",), reader=ReaderSpec("shoe"), strategy="chinese-poker",
+    devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="chinese-poker",
     new_round=lambda config, carried: ChinesePokerRound(config, carried),
     interpretations=(
         "A fouled hand (set wrong, or a wrong number of cards) loses all three rows to every hand set right; "

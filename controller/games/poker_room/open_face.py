@@ -226,7 +226,7 @@ SPEC = GameSpec(
     actions=(ActionSpec("front", "cards: put in the front hand (three in all)"),
              ActionSpec("middle", "cards: put in the middle hand (five in all)"),
              ActionSpec("back", "cards: put in the back hand (five in all)")),
-    devices=("shoe",), reader=ReaderSpec("shoe"), strategy="open-face-chinese",
+    devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="open-face-chinese",
     new_round=lambda config, carried: OpenFaceRound(config, carried),
     interpretations=(
         "Every deal round is dealt, to thirteen cards each: the seed allows fewer rounds when the result is clear "

@@ -142,7 +142,7 @@ def _spec(rule: GameRule) -> GameSpec:
                SpotSpec("stack", "the chips a player carries into the next hand"),
                SpotSpec("button", "the box that had the dealer button"),
                SpotSpec("time_charge", "the time charge paid between hands")),
-        actions=tuple(actions), devices=("shoe",), reader=ReaderSpec("shoe"), strategy="poker-room",
+        actions=tuple(actions), devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="poker-room",
         new_round=lambda config, carried: PokerRoomRound(config, carried),
         interpretations=interpretations,
         validate=lambda config: _validate(rule, config),
