@@ -641,6 +641,11 @@ class Table:
                 if meter is None:
                     raise Refused("no jackpot hit is waiting")
                 entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
+            elif cmd.name == "day_end":
+                drop, into = str(cmd.args.get("meter", "")), str(cmd.args.get("into", ""))
+                if self.round_events:
+                    raise Refused("close the day between rounds, not during one")
+                entries.extend(("meter", self.round_no, b) for b in self.meters.day_end(drop, into, cmd.by))
             elif cmd.name == "correct_meter":
                 value: Any = cmd.args.get("value")  # the meters refuse what is not a whole amount
                 entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
