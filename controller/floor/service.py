@@ -1,0 +1,233 @@
+"""``tablectl floor``: the floor service. Consumes every table's stream, checks each chain, keeps the floor's state.
+
+One ordered consumer over the ``TABLES`` stream, started just after the
+stream sequence of the floor's last checkpoint (its own journal), so a
+restarted floor service rebuilds exactly the state it had. Each record is
+checked against its table's chain as it arrives (``schema.Chain``): a gap or
+a break is a floor alarm naming the table and the records, journaled and
+shown; a record the floor already has (a resend) is counted and dropped.
+
+Queries: request/reply on ``floor.<id>.query`` (``{"what": "tables"}``,
+``{"what": "table", "table": ID}``, ``{"what": "links"}``, ``{"what":
+"alarms"}``) and the same over HTTP (``/api/...``) beside the floor view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from nats.js.api import ConsumerConfig, DeliverPolicy
+
+from controller.floor import schema
+from controller.floor.bus import connect_forever, ensure_stream, retrying
+from controller.floor.settings import FloorConfig
+from controller.floor.state import TableState
+from controller.runtime.journal import Journal
+from controller.runtime.logs import log
+
+STALL_S = 3.0  # the stream has more than the floor and nothing arrived for this long: start the consumer again
+
+
+class FloorService:
+    def __init__(self, config: FloorConfig) -> None:
+        self.config = config
+        self.journal = Journal(config.journal)
+        self.tables: dict[str, TableState] = {}
+        self.links: dict[str, dict[str, Any]] = {}
+        self.alarms: list[dict[str, Any]] = []
+        self.stream_seq = 0
+        self.connected = False
+        self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.last_arrival = time.monotonic()
+        self.latencies_ns: list[int] = []  # commit (the record's wall time) to applied here, for the benchmark
+        self.keep_latencies = False
+        self._recover()
+
+    # -- the floor's own journal
+
+    def _recover(self) -> None:
+        checkpoint = self.journal.last("checkpoint")
+        if checkpoint is not None:
+            self.stream_seq = int(checkpoint.body["stream_seq"])
+            self.tables = {t: TableState.from_json(s) for t, s in checkpoint.body["tables"].items()}
+            self.links = dict(checkpoint.body.get("links", {}))
+        for record in self.journal.records(since=checkpoint.seq if checkpoint else 0, kinds=("alarm",)):
+            self.alarms.append(dict(record.body))
+        self.journal.append([("start", 0, {"floor": self.config.id, "stream_seq": self.stream_seq,
+                                           "tables": len(self.tables)})])
+        self._checkpointed = self.stream_seq
+
+    def checkpoint(self) -> None:
+        if self.stream_seq == self._checkpointed:
+            return
+        self.journal.append([("checkpoint", 0, {"stream_seq": self.stream_seq, "links": self.links,
+                                                "tables": {t: s.to_json() for t, s in self.tables.items()}})])
+        self._checkpointed = self.stream_seq
+
+    def alarm(self, table: str, text: str) -> None:
+        body = {"table": table, "text": text, "wall_ns": time.time_ns()}
+        self.journal.append([("alarm", 0, body)])  # journaled before anyone is shown it
+        self.alarms.append(body)
+        log(logging.ERROR, "floor alarm", table=table, text=text)
+        state = self.tables.get(table)
+        if state is not None:
+            state.alarms.append(text)
+        self.notify({"type": "alarm", **body})
+
+    # -- records
+
+    def apply_message(self, data: bytes, stream_seq: int) -> None:
+        if stream_seq <= self.stream_seq:
+            return  # a redelivery of what the floor has
+        self.stream_seq = stream_seq
+        self.last_arrival = time.monotonic()
+        try:
+            got = schema.parse_record(data)
+        except schema.SchemaError as exc:
+            self.alarm("?", f"stream message {stream_seq} refused: {exc}")
+            return
+        state = self.tables.get(got.table)
+        if state is None:
+            state = self.tables[got.table] = TableState(got.table, got.site, got.pit)
+        chain = state.chain()
+        try:
+            verdict = chain.check(got.record)
+        except schema.ChainBroken as exc:
+            self.alarm(got.table, f"table {got.table}: {exc}")
+            if got.record.seq <= state.last_seq:
+                return
+            verdict = "ok"  # the alarm stands; the floor follows the table from here
+        if verdict == "duplicate":
+            state.duplicates += 1
+            return
+        state.apply(got.record)
+        if self.keep_latencies:
+            self.latencies_ns.append(time.time_ns() - got.record.wall_ns)
+        self.notify({"type": "table", "table": got.table, "seq": got.record.seq, "kind": got.record.kind})
+
+    def notify(self, event: dict[str, Any]) -> None:
+        for queue in list(self.listeners):
+            if queue.qsize() < 1000:
+                queue.put_nowait(event)
+
+    # -- queries
+
+    def answer(self, query: dict[str, Any]) -> dict[str, Any]:
+        what = query.get("what", "tables")
+        now = time.time_ns()
+        if what == "tables":
+            return {"v": schema.VERSION, "floor": self.config.id, "connected": self.connected,
+                    "stream_seq": self.stream_seq, "tables": {t: s.tile(now) for t, s in sorted(self.tables.items())},
+                    "links": self.links, "alarms": len(self.alarms)}
+        if what == "table":
+            state = self.tables.get(str(query.get("table")))
+            if state is None:
+                return {"v": schema.VERSION, "error": f"no table {query.get('table')!r} on this floor"}
+            return {"v": schema.VERSION, **state.tile(now), "round_events": state.round_events}
+        if what == "links":
+            return {"v": schema.VERSION, "links": self.links}
+        if what == "alarms":
+            return {"v": schema.VERSION, "alarms": self.alarms[-200:]}
+        return {"v": schema.VERSION, "error": f"unknown query {what!r} (tables, table, links, alarms)"}
+
+    # -- running
+
+    async def run(self, stop: asyncio.Event) -> None:
+        tasks: list[asyncio.Task[Any]] = []
+        if self.config.http is not None:
+            from controller.floor.web import serve
+
+            tasks.append(asyncio.create_task(serve(self, *self.config.http)))
+        nc = await connect_forever(self.config.servers, f"floor {self.config.id}", self.config.credentials,
+                                   self._on_change)
+        js = nc.jetstream(timeout=3, domain=self.config.domain)
+        await retrying("make the streams", lambda: self._streams(js))
+
+        async def on_query(msg: Any) -> None:
+            try:
+                query = json.loads(msg.data or b"{}")
+                reply = self.answer(query if isinstance(query, dict) else {})
+            except ValueError as exc:
+                reply = {"v": schema.VERSION, "error": f"a query is one JSON object: {exc}"}
+            await msg.respond(schema.dumps(reply))
+
+        await nc.subscribe(schema.query_subject(self.config.id), cb=on_query)
+        await nc.subscribe("link.*.meter", cb=self._on_link_meter)
+        tasks.append(asyncio.create_task(self._consume(js)))
+        tasks.append(asyncio.create_task(self._checkpoints()))
+        try:
+            await stop.wait()
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.checkpoint()
+            try:
+                await asyncio.wait_for(nc.close(), 2)
+            except Exception:
+                pass
+            self.journal.close()
+
+    def _on_change(self, up: bool) -> None:
+        self.connected = up
+        self.notify({"type": "bus", "connected": up})
+
+    async def _streams(self, js: Any) -> None:
+        await ensure_stream(js, schema.JOURNAL_STREAM, [schema.JOURNAL_SUBJECTS], self.config.replicas)
+        for name in self.config.links:
+            await ensure_stream(js, schema.link_stream(name), [f"link.{name}.in.*"], self.config.replicas)
+            await ensure_stream(js, schema.link_out_stream(name), [f"link.{name}.out.*"], self.config.replicas)
+
+    async def _on_link_meter(self, msg: Any) -> None:
+        try:
+            data = schema.loads(msg.data, "meter")
+        except schema.SchemaError:
+            return
+        old = self.links.get(data["link"])
+        self.links[data["link"]] = {"value": data["value"], "link_seq": data["link_seq"], "hits": data["hits"],
+                                    "heard_ns": time.time_ns()}
+        if old is None or old["value"] != data["value"] or old["hits"] != data["hits"]:
+            self.notify({"type": "link", "link": data["link"], "value": data["value"], "hits": data["hits"]})
+
+    async def _consume(self, js: Any) -> None:
+        """An ordered consumer from just after the last record applied; started again after a stall."""
+        while True:
+            sub = None
+            try:
+                async def on_msg(msg: Any) -> None:
+                    self.apply_message(msg.data, msg.metadata.sequence.stream)
+
+                config = ConsumerConfig(deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                                        opt_start_seq=self.stream_seq + 1)
+                sub = await js.subscribe(schema.JOURNAL_SUBJECTS, cb=on_msg, stream=schema.JOURNAL_STREAM,
+                                         ordered_consumer=True, idle_heartbeat=1.0, config=config)
+                self.last_arrival = time.monotonic()
+                while True:
+                    await asyncio.sleep(1.0)
+                    if time.monotonic() - self.last_arrival > STALL_S:
+                        info = await js.stream_info(schema.JOURNAL_STREAM)
+                        if info.state.last_seq > self.stream_seq:
+                            log(logging.WARNING, "floor consumer stalled; starting it again",
+                                have=self.stream_seq, stream=info.state.last_seq)
+                            break
+                        self.last_arrival = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log(logging.DEBUG, "floor consumer waits", error=repr(exc))
+                await asyncio.sleep(0.5)
+            finally:
+                if sub is not None:
+                    try:
+                        await sub.unsubscribe()
+                    except Exception:
+                        pass
+
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.checkpoint_s)
+            self.checkpoint()
