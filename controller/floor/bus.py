@@ -18,7 +18,7 @@ DUPLICATE_WINDOW_S = 24 * 3600.0  # a record resent a day later is still dropped
 
 
 async def connect(servers: tuple[str, ...], name: str, credentials: str | None = None,
-                  on_change: Callable[[bool], None] | None = None) -> Client:
+                  on_change: Callable[[bool], None] | None = None, buffer: bool = True) -> Client:
     """Connect (once; the caller retries) with reconnects for ever: the link comes back by itself."""
 
     async def disconnected() -> None:
@@ -38,6 +38,8 @@ async def connect(servers: tuple[str, ...], name: str, credentials: str | None =
                                    reconnected_cb=reconnected, error_cb=error)
     if credentials:
         options["user_credentials"] = credentials
+    if not buffer:  # a publish while the link is down fails at once (the journal is the buffer), none sent late
+        options["pending_size"] = 0
     nc = await nats.connect(**options)
     if on_change is not None:
         on_change(True)
@@ -45,11 +47,11 @@ async def connect(servers: tuple[str, ...], name: str, credentials: str | None =
 
 
 async def connect_forever(servers: tuple[str, ...], name: str, credentials: str | None = None,
-                          on_change: Callable[[bool], None] | None = None) -> Client:
+                          on_change: Callable[[bool], None] | None = None, buffer: bool = True) -> Client:
     """``connect``, retried every half second until a server answers."""
     while True:
         try:
-            return await connect(servers, name, credentials, on_change)
+            return await connect(servers, name, credentials, on_change, buffer)
         except (OSError, asyncio.TimeoutError, nats.errors.Error) as exc:
             log(logging.DEBUG, "bus not reachable", name=name, error=repr(exc))
             await asyncio.sleep(0.5)
@@ -81,3 +83,13 @@ async def retrying(what: str, job: Callable[[], Awaitable[Any]], pause: float = 
         except Exception as exc:
             log(logging.DEBUG, f"{what} failed; retrying", error=repr(exc))
             await asyncio.sleep(pause)
+
+
+async def within(job: Any, seconds: float) -> bool:
+    """Run ``job`` for at most ``seconds``; never wait for a job that does not end when cancelled."""
+    task = asyncio.ensure_future(job)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        return False
+    return task.exception() is None

@@ -30,7 +30,7 @@ from nats.js.api import ConsumerConfig, DeliverPolicy
 from nats.js.errors import NotFoundError
 
 from controller.floor import schema
-from controller.floor.bus import connect_forever, ensure_stream, retrying
+from controller.floor.bus import connect_forever, ensure_stream, retrying, within
 from controller.floor.settings import LinkConfig
 from controller.games.contract import MeterChange, apply_meter
 from controller.runtime.journal import Journal
@@ -125,10 +125,7 @@ class LinkController:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            try:
-                await asyncio.wait_for(self.nc.close(), 2)
-            except Exception:
-                pass
+            await within(self.nc.close(), 2.0)
             self.journal.close()
 
     def _on_change(self, up: bool) -> None:

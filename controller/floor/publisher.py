@@ -4,11 +4,12 @@
 commit and never before, that there is something new (``after_commit``); it
 reads the committed records from its own read-only connection to the journal
 and publishes each one to ``casino.<site>.<pit>.<table>.journal`` with the
-message id ``<table>:<seq>``, in order, one at a time, waiting for the bus's
-acknowledgement. The last acknowledged sequence is kept in the outbox file
-(written atomically); after any outage, restart or crash the link resends from
-there, and first asks the stream for its last record of this table so that a
-lost outbox write costs nothing. The bus drops what it already has (de-
+message id ``<table>:<seq>``, in order, in batches of up to 256 sent on one
+connection and then waiting for the bus's acknowledgements; it advances over
+the acknowledged prefix only. The last acknowledged sequence is kept in the outbox file
+(written atomically, at least twice a second); after any outage, restart or
+crash the link resends from there (a table without an outbox file asks the
+stream for its last record first). The bus drops what it already has (de-
 duplication by message id, one day's window), so a record is stored once.
 
 Linked progressives: a ``contribution`` or ``claim`` meter record of a linked
@@ -37,13 +38,20 @@ from typing import Any, Sequence
 
 from controller.events import Bet
 from controller.floor import schema
-from controller.floor.bus import connect_forever
+from controller.floor.bus import connect_forever, within
 from controller.floor.settings import TableLink
 from controller.runtime.journal import Journal, Record
 from controller.runtime.logs import log
 
 LINK_SILENT_S = 3.0  # the link controller's meter not heard for this long: the table is cut off
 BATCH = 256
+
+
+def still_cancelled() -> None:
+    """Raise the cancellation a library call swallowed (nats-py's stalls and 3.11's ``wait_for`` can)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError()
 
 
 class Outbox:
@@ -95,6 +103,9 @@ class FloorLink:
             if self._linked(record):  # owed from before a restart
                 self.owed = record.seq
         self.nc: Any = None
+        self.inbox: str | None = None
+        self.acks: dict[str, asyncio.Future[bool]] = {}
+        self.tokens = 0
         self.sent = 0
         self.resent_duplicates = 0
 
@@ -132,7 +143,7 @@ class FloorLink:
         tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._watch_link())]
         try:
             self.nc = await connect_forever(self.settings.servers, f"table {self.table_id}",
-                                            self.settings.credentials, self._on_change)
+                                            self.settings.credentials, self._on_change, buffer=False)
             self.js = self.nc.jetstream(timeout=2, domain=self.settings.domain)
             for link in self.meter_of_link:
                 await self.nc.subscribe(schema.link_meter_subject(link), cb=self._on_meter)
@@ -143,13 +154,21 @@ class FloorLink:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if self.connected and self.nc is not None:  # the daemon stops: send what is left, two seconds at most
+                if not await within(self._flush(), 2.0):
+                    log(logging.INFO, "floor link stops with records still to send", table=self.table_id,
+                        acked=self.outbox.acked)
             self.outbox.save()
             if self.nc is not None:
-                try:
-                    await asyncio.wait_for(self.nc.close(), 2)
-                except Exception:
-                    pass
+                await within(self.nc.close(), 2.0)
             self.reader.close()
+
+    async def _flush(self) -> None:
+        while True:
+            batch = list(itertools.islice(self.reader.records(since=self.outbox.acked), BATCH))
+            if not batch:
+                return
+            await self._publish_batch(batch)
 
     def _on_change(self, up: bool) -> None:
         self.connected = up
@@ -159,6 +178,7 @@ class FloorLink:
     async def _pump(self) -> None:
         last_save = time.monotonic()
         while True:
+            still_cancelled()
             if not self.connected:
                 await asyncio.sleep(0.1)
                 continue
@@ -167,56 +187,130 @@ class FloorLink:
                     await self._sync()
                 self.wake.clear()
                 batch = list(itertools.islice(self.reader.records(since=self.outbox.acked), BATCH))
-                for record in batch:
-                    await self._publish(record)
-                    self.outbox.acked = record.seq
+                await self._publish_batch(batch)
                 if batch and time.monotonic() - last_save > 0.5 or not batch:
                     self.outbox.save()
                     last_save = time.monotonic()
                 if not batch:
                     try:
-                        await asyncio.wait_for(self.wake.wait(), 1.0)
-                    except asyncio.TimeoutError:
+                        async with asyncio.timeout(1.0):  # not wait_for: in 3.11 it can swallow a cancellation
+                            await self.wake.wait()
+                    except TimeoutError:
                         pass
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # timeout, no stream yet, the hub going away: the records wait
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # nats-py turns a cancelled stall into an error
+                    raise asyncio.CancelledError() from exc
                 log(logging.DEBUG, "floor publish waits", table=self.table_id, error=repr(exc))
                 self.synced = False
                 await asyncio.sleep(0.5)
 
     async def _sync(self) -> None:
-        """Where the stream is for this table: its last stored record (so a lost outbox write costs nothing)."""
+        """A new outbox (none, or lost) asks the stream for this table's last record and goes on after it.
+
+        An outbox that has a position keeps it: the stream's last record of the table may stand after a gap
+        (records the client buffered while the link was down, sent when it came back, past one it could
+        not), so the table resends from its own position and the bus drops what it already has.
+        """
         from nats.js.errors import NotFoundError
 
-        try:
-            last = await self.js.get_last_msg(schema.JOURNAL_STREAM, self.subject)
-        except NotFoundError:
-            self.synced = True
-            return
-        seq = schema.parse_record(last.data).record.seq
-        if seq <= self.table.journal.last_seq:
-            self.outbox.acked = seq
+        if self.outbox.acked == 0:
+            try:
+                last = await self.js.get_last_msg(schema.JOURNAL_STREAM, self.subject)
+            except NotFoundError:
+                pass
+            else:
+                seq = schema.parse_record(last.data).record.seq
+                if seq <= self.table.journal.last_seq:
+                    self.outbox.acked = seq
         self.synced = True
 
-    async def _publish(self, record: Record) -> None:
-        mid = schema.msg_id(self.table_id, record.seq)
-        ack = await self.js.publish(self.subject, schema.record_message(self.settings.site, self.settings.pit,
-                                                                         self.table_id, record),
-                                    headers={"Nats-Msg-Id": mid}, stream=schema.JOURNAL_STREAM)
-        self.sent += 1
-        self.resent_duplicates += bool(ack.duplicate)
-        link = self._linked(record)
-        if link is not None:
-            body = record.body
-            if body["kind"] == "contribution":
-                payload = schema.contribution_message(self.table_id, record.seq, body["meter"], int(body["amount"]),
-                                                      record.round)
-            else:
-                payload = schema.claim_message(self.table_id, record.seq, body["meter"], int(body["hit"]),
-                                               body["terms"], body.get("seat"), body.get("hand"), int(body["round"]))
-            await self.js.publish(schema.link_in_subject(link, self.table_id), payload,
-                                  headers={"Nats-Msg-Id": mid}, stream=schema.link_stream(link))
+    async def _publish_batch(self, batch: list[Record]) -> None:
+        """Send a batch pipelined (in order on one connection), then advance over the acknowledged prefix.
+
+        Each message asks JetStream for its acknowledgement on this link's own inbox. A record whose
+        acknowledgement does not come stops the advance there; it and everything after it are sent again
+        (the bus drops the copies it has; the floor puts a late record back in its place).
+        """
+        if not batch:
+            return
+        if self.inbox is None:
+            self.inbox = self.nc.new_inbox()
+            await self.nc.subscribe(self.inbox + ".*", cb=self._on_ack)
+        loop = asyncio.get_running_loop()
+        futures: list[list[asyncio.Future[bool]]] = []
+        try:
+            for record in batch:
+                if not self.nc.is_connected:
+                    raise ConnectionError("the bus went away")
+                mid = schema.msg_id(self.table_id, record.seq)
+                sent = []
+                link = self._linked(record)
+                targets = [(self.subject, schema.record_message(self.settings.site, self.settings.pit,
+                                                                  self.table_id, record), schema.JOURNAL_STREAM)]
+                if link is not None:
+                    targets.append((schema.link_in_subject(link, self.table_id), self._link_payload(record),
+                                    schema.link_stream(link)))
+                for n, (subject, payload, stream) in enumerate(targets):
+                    token = f"{record.seq}-{n}-{self.tokens}"
+                    self.tokens += 1
+                    future: asyncio.Future[bool] = loop.create_future()
+                    self.acks[token] = future
+                    sent.append(future)
+                    await self.nc.publish(subject, payload, reply=f"{self.inbox}.{token}",
+                                          headers={"Nats-Msg-Id": mid, "Nats-Expected-Stream": stream})
+                futures.append(sent)
+            everything = [f for sent in futures for f in sent]
+            await asyncio.wait(everything, timeout=5.0)
+            failed: BaseException | None = None
+            for record, sent in zip(batch, futures):
+                for future in sent:
+                    if not future.done():
+                        failed = failed or TimeoutError(f"no acknowledgement for record {record.seq}")
+                    elif future.exception() is not None:
+                        failed = failed or future.exception()
+                    elif failed is None:
+                        self.resent_duplicates += bool(future.result())
+                if failed is not None:
+                    break
+                self.outbox.acked = record.seq
+                self.sent += 1
+            if failed is not None:
+                raise failed
+        finally:
+            for sent in futures:
+                for future in sent:
+                    if not future.done():
+                        future.cancel()
+            self.acks.clear()
+
+    async def _on_ack(self, msg: Any) -> None:
+        assert self.inbox is not None
+        future = self.acks.pop(msg.subject[len(self.inbox) + 1:], None)
+        if future is None or future.done():
+            return
+        if msg.headers and msg.headers.get("Status") == "503":
+            future.set_exception(ConnectionError("no stream answers (503)"))
+            return
+        try:
+            answer = json.loads(msg.data)
+        except ValueError:
+            future.set_exception(ValueError("not an acknowledgement"))
+            return
+        if "error" in answer:
+            future.set_exception(RuntimeError(f"the stream refused it: {answer['error']}"))
+        else:
+            future.set_result(bool(answer.get("duplicate")))
+
+    def _link_payload(self, record: Record) -> bytes:
+        body = record.body
+        if body["kind"] == "contribution":
+            return schema.contribution_message(self.table_id, record.seq, body["meter"], int(body["amount"]),
+                                               record.round)
+        return schema.claim_message(self.table_id, record.seq, body["meter"], int(body["hit"]), body["terms"],
+                                    body.get("seat"), body.get("hand"), int(body["round"]))
 
     async def _on_meter(self, msg: Any) -> None:
         try:
@@ -270,6 +364,7 @@ class FloorLink:
     async def _watch_link(self) -> None:
         """Four times a second: is each linked meter's link up for this table (heard, and nothing owed)?"""
         while True:
+            still_cancelled()
             now = time.monotonic()
             for meter, link in self.links.items():
                 heard = self.heard.get(link)

@@ -23,12 +23,13 @@ from typing import Any
 from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from controller.floor import schema
-from controller.floor.bus import connect_forever, ensure_stream, retrying
+from controller.floor.bus import connect_forever, ensure_stream, retrying, within
 from controller.floor.settings import FloorConfig
 from controller.floor.state import TableState
 from controller.runtime.journal import Journal
 from controller.runtime.logs import log
 
+GAP_S = 10.0  # a record missing for this long while later ones of its table are here: a floor alarm
 STALL_S = 3.0  # the stream has more than the floor and nothing arrived for this long: start the consumer again
 
 
@@ -40,6 +41,7 @@ class FloorService:
         self.links: dict[str, dict[str, Any]] = {}
         self.alarms: list[dict[str, Any]] = []
         self.stream_seq = 0
+        self.waiting: dict[str, dict[int, tuple[schema.Received, int, float]]] = {}
         self.connected = False
         self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self.last_arrival = time.monotonic()
@@ -62,11 +64,14 @@ class FloorService:
         self._checkpointed = self.stream_seq
 
     def checkpoint(self) -> None:
-        if self.stream_seq == self._checkpointed:
+        """The floor's state and the stream record it has applied up to (before any record still held back)."""
+        held = [stream_seq for waiting in self.waiting.values() for _, stream_seq, _ in waiting.values()]
+        upto = min(held) - 1 if held else self.stream_seq
+        if upto == self._checkpointed:
             return
-        self.journal.append([("checkpoint", 0, {"stream_seq": self.stream_seq, "links": self.links,
+        self.journal.append([("checkpoint", 0, {"stream_seq": upto, "links": self.links,
                                                 "tables": {t: s.to_json() for t, s in self.tables.items()}})])
-        self._checkpointed = self.stream_seq
+        self._checkpointed = upto
 
     def alarm(self, table: str, text: str) -> None:
         body = {"table": table, "text": text, "wall_ns": time.time_ns()}
@@ -93,6 +98,15 @@ class FloorService:
         state = self.tables.get(got.table)
         if state is None:
             state = self.tables[got.table] = TableState(got.table, got.site, got.pit)
+        if got.record.seq > state.last_seq + 1:  # ahead of a record not here yet: it waits for it (a resend)
+            waiting = self.waiting.setdefault(got.table, {})
+            waiting.setdefault(got.record.seq, (got, stream_seq, time.monotonic()))
+            state.held_back += 1
+            return
+        self._apply(state, got)
+        self._drain(state)
+
+    def _apply(self, state: TableState, got: schema.Received) -> None:
         chain = state.chain()
         try:
             verdict = chain.check(got.record)
@@ -108,6 +122,29 @@ class FloorService:
         if self.keep_latencies:
             self.latencies_ns.append(time.time_ns() - got.record.wall_ns)
         self.notify({"type": "table", "table": got.table, "seq": got.record.seq, "kind": got.record.kind})
+
+    def _drain(self, state: TableState) -> None:
+        waiting = self.waiting.get(state.table)
+        while waiting and state.last_seq + 1 in waiting:
+            got, _, _ = waiting.pop(state.last_seq + 1)
+            self._apply(state, got)
+        if waiting is not None and not waiting:
+            del self.waiting[state.table]
+
+    def check_gaps(self, now: float | None = None) -> None:
+        """A record still missing after ``GAP_S``: a floor alarm naming the table; the floor goes on after it."""
+        now = time.monotonic() if now is None else now
+        for table, waiting in list(self.waiting.items()):
+            first = min(waiting)
+            if now - waiting[first][2] < GAP_S and len(waiting) < 100_000:
+                continue
+            state = self.tables[table]
+            self.alarm(table, f"table {table}: records {state.last_seq + 1} to {first - 1} are missing "
+                              f"(record {first} arrived after {state.last_seq})")
+            got, _, _ = waiting.pop(first)
+            state.last_seq, state.last_hash = got.record.seq - 1, got.record.prev  # the alarm stands; go on
+            self._apply(state, got)
+            self._drain(state)
 
     def notify(self, event: dict[str, Any]) -> None:
         for queue in list(self.listeners):
@@ -166,10 +203,7 @@ class FloorService:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self.checkpoint()
-            try:
-                await asyncio.wait_for(nc.close(), 2)
-            except Exception:
-                pass
+            await within(nc.close(), 2.0)
             self.journal.close()
 
     def _on_change(self, up: bool) -> None:
@@ -228,6 +262,10 @@ class FloorService:
                         pass
 
     async def _checkpoints(self) -> None:
+        last = time.monotonic()
         while True:
-            await asyncio.sleep(self.config.checkpoint_s)
-            self.checkpoint()
+            await asyncio.sleep(0.5)
+            self.check_gaps()
+            if time.monotonic() - last >= self.config.checkpoint_s:
+                self.checkpoint()
+                last = time.monotonic()

@@ -22,6 +22,7 @@ from tests.controller.floor.helpers import floor_toml, query, run, stream_record
 pytestmark = pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed")
 
 TABLES = ("cs-1", "cs-2", "cs-3")
+FAST = ("cs-1", "cs-2")
 
 
 def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
@@ -33,8 +34,9 @@ def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
         for i, table in enumerate(TABLES):
             url = leaf.url if table == "cs-1" else hub.url
             config = table_toml(tmp_path, table, [url], pit="pit-1" if i < 2 else "pit-2")
+            pace = ["--fast"] if table in FAST else []  # two tables flat out, one at a croupier's pace
             procs.append(tablectl("run", "--config", str(config), "--simulate", "--quiet", "--seed", str(11 + i),
-                                  log=tmp_path / f"{table}.out"))
+                                  *pace, log=tmp_path / f"{table}.out"))
         tiles = lambda: run(query(hub.url, {"what": "tables"}))["tables"]  # noqa: E731
         seqs = lambda: {t: s["last_seq"] for t, s in tiles().items()}  # noqa: E731
         wait_for("every table on the floor", lambda: len(seqs()) == 3 and min(seqs().values()) > 5, 40, show=seqs)
@@ -47,8 +49,6 @@ def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
         time.sleep(leaf_down_s)
         leaf.start()
         wait_for("cs-1 back through its leaf", lambda: tiles()["cs-1"]["last_seq"] > before + 2, 30)
-        wait_for("a settled round at every table", lambda: all(t["drop"] > 0 for t in tiles().values()), 60,
-                 show=lambda: {t: s["drop"] for t, s in tiles().items()})
         for proc in procs[1:]:
             proc.send_signal(signal.SIGTERM)
         for proc in procs[1:]:
@@ -63,11 +63,13 @@ def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
             on_bus = run(stream_records(hub.url, schema.JOURNAL_STREAM,
                                         schema.journal_subject("sthlm", floor[table]["pit"], table)))
             assert [m["seq"] for m in on_bus] == list(range(1, last[table] + 1)), f"{table}: not once each, in order"
+            assert floor[table]["held_back"] == 0  # the floor never had to put a late record back in its place
             mine = list(journal.records())
             assert [m["hash"] for m in on_bus] == [r.hash for r in mine]
             drop = sum(money(r)[0] for r in mine)
             win = sum(money(r)[1] for r in mine)
-            assert drop > 0, f"{table} settled no stakes: the test would prove nothing"
+            if table in FAST:
+                assert drop > 0, f"{table} settled no stakes: the test would prove nothing"
             assert (floor[table]["drop"], floor[table]["win"]) == (drop, win)
             assert floor[table]["records"] == last[table]
             journal.close()
@@ -81,7 +83,7 @@ def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
 
 
 def test_hub_and_leaf_outage(tmp_path) -> None:
-    _outage(tmp_path, hub_down_s=float(os.environ.get("TABLECTL_FLOOR_OUTAGE_S", 10)), leaf_down_s=6)
+    _outage(tmp_path, hub_down_s=float(os.environ.get("TABLECTL_FLOOR_OUTAGE_S", 10)), leaf_down_s=5)
 
 
 @pytest.mark.slow
