@@ -106,6 +106,8 @@ class FloorLink:
         self.inbox: str | None = None
         self.acks: dict[str, asyncio.Future[bool]] = {}
         self.tokens = 0
+        self.last_error = ""
+        self.last_report = 0.0
         self.sent = 0
         self.resent_duplicates = 0
 
@@ -203,7 +205,11 @@ class FloorLink:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():  # nats-py turns a cancelled stall into an error
                     raise asyncio.CancelledError() from exc
-                log(logging.DEBUG, "floor publish waits", table=self.table_id, error=repr(exc))
+                self.last_error = repr(exc)
+                if time.monotonic() - self.last_report > 10:
+                    self.last_report = time.monotonic()
+                    log(logging.WARNING, "floor link behind", table=self.table_id, acked=self.outbox.acked,
+                        journal=self.table.journal.last_seq, connected=self.connected, error=self.last_error)
                 self.synced = False
                 await asyncio.sleep(0.5)
 
@@ -284,6 +290,8 @@ class FloorLink:
                 for future in sent:
                     if not future.done():
                         future.cancel()
+                    elif not future.cancelled():
+                        future.exception()  # looked at: the first failure is the one raised
             self.acks.clear()
 
     async def _on_ack(self, msg: Any) -> None:

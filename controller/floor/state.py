@@ -9,9 +9,10 @@ floor and by anyone checking the floor against a table's own journal:
 - **win** is the house's win, minus the players' ``net`` over those bets;
 - **hold** is win / drop.
 
-The tower is the table's own rule (``controller.runtime.faults.tower_state``)
-on the faults, the pending jackpots and whether betting is open, as the
-records say them.
+The tower is the table's own legend (``controller.runtime.faults.fault_pattern``
+for the latched faults, ``controller.runtime.view.tower_lamps`` for the lamps)
+on the faults, the pending jackpots and the round's stage, as the records say
+them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from controller.floor.schema import Chain
-from controller.runtime.faults import KINDS, Fault, tower_state
+from controller.runtime.faults import FAULTS, Fault, fault_pattern
 from controller.runtime.journal import Record
 
 SHIFT_HOURS = (6, 14, 22)  # shifts start at 06:00, 14:00 and 22:00 UTC (the floor's [floor] has no setting yet)
@@ -138,9 +139,22 @@ class TableState:
         self.round_events.append({"seq": seq, "kind": kind, "event": event, "detail": extra})
         del self.round_events[:-ROUND_EVENTS_KEPT]
 
+    def tower_pattern(self) -> str:
+        faults = [Fault(name, text) for name, text in self.faults.items() if name.split(".", 1)[0] in FAULTS]
+        pattern = fault_pattern(faults)
+        if pattern is not None:
+            return pattern
+        if any(self.pending.values()):
+            return "jackpot_pending"
+        if not self.round_events:
+            return "idle"
+        return "betting_open" if self.betting_open else "dealing"
+
     def tower(self) -> dict[str, str]:
-        faults = [Fault(name, text) for name, text in self.faults.items() if name.split(".", 1)[0] in KINDS]
-        return tower_state(faults, any(self.pending.values()), self.betting_open)
+        from controller.runtime.view import tower_lamps
+
+        pattern = self.tower_pattern()
+        return {"pattern": pattern, **tower_lamps(pattern)}
 
     def hands_per_hour(self, now_ns: int) -> int:
         cutoff = now_ns - 3600 * 1_000_000_000

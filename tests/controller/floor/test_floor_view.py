@@ -53,7 +53,7 @@ def test_tiles_tower_and_linked_meter_live_in_the_browser(tmp_path: Path) -> Non
                 assert await page.get_attribute(red, "data-state") == "off"
                 t0 = time.monotonic()
                 a.table.latch("device_fault.shoe", "the shoe reports a jam")  # the tower goes red
-                await page.wait_for_selector(f'{red}[data-state="flash"]', timeout=1_000)
+                await page.wait_for_selector(f'{red}[data-state="flash"]', timeout=1_000)  # a latched fault: red fast
                 print(f"tower change on the page after {1000 * (time.monotonic() - t0):.0f} ms")
                 value = f'.link[data-link="{LINK}"] .value'
                 await page.wait_for_selector(f'{value}[data-value="{BASE}"]', timeout=5_000)
