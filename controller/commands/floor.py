@@ -32,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", metavar="ID", help="with query: one table's state and live round")
     parser.add_argument("--what", default=None, choices=("tables", "table", "links", "alarms"),
                         help="with query: what to ask for")
+    parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)  # bench/floor.py: commit-to-floor latencies
     parser.set_defaults(run=run)
 
 
@@ -53,12 +54,13 @@ def run(args: argparse.Namespace) -> int:
 
     listener = start_logging()
     try:
-        return asyncio.run(_serve(config, args.link, args.no_links))
+        return asyncio.run(_serve(config, args.link, args.no_links, args.measure))
     finally:
         listener.stop()
 
 
-async def _serve(config, only_links: list[str], no_links: bool) -> int:  # type: ignore[no-untyped-def]
+async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[no-untyped-def]
+                 measure: str | None = None) -> int:
     from controller.floor.link import LinkController
     from controller.floor.service import FloorService
     from controller.runtime.journal import JournalError
@@ -71,6 +73,7 @@ async def _serve(config, only_links: list[str], no_links: bool) -> int:  # type:
     try:
         if not only_links:
             service = FloorService(config)
+            service.keep_latencies = bool(measure)
             jobs.append(service.run(stop))
             print(f"floor {config.id}: consuming from stream record {service.stream_seq + 1}, "
                   f"{len(service.tables)} tables from the checkpoint, view on "
@@ -85,6 +88,10 @@ async def _serve(config, only_links: list[str], no_links: bool) -> int:  # type:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 1
     await asyncio.gather(*jobs)
+    if measure and not only_links:
+        with open(measure, "w") as f:
+            json.dump({"latencies_ns": service.latencies_ns, "records": sum(s.records for s in service.tables.values()),
+                       "alarms": len(service.alarms)}, f)
     return 0
 
 

@@ -45,7 +45,7 @@ class FloorService:
         self.connected = False
         self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self.last_arrival = time.monotonic()
-        self.latencies_ns: list[int] = []  # commit (the record's wall time) to applied here, for the benchmark
+        self.latencies_ns: list[tuple[int, int]] = []  # (commit wall time, commit to applied here): the benchmark
         self.keep_latencies = False
         self._recover()
 
@@ -120,7 +120,7 @@ class FloorService:
             return
         state.apply(got.record)
         if self.keep_latencies:
-            self.latencies_ns.append(time.time_ns() - got.record.wall_ns)
+            self.latencies_ns.append((got.record.wall_ns, time.time_ns() - got.record.wall_ns))
         self.notify({"type": "table", "table": got.table, "seq": got.record.seq, "kind": got.record.kind})
 
     def _drain(self, state: TableState) -> None:
