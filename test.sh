@@ -10,4 +10,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/de
         echo "test.sh: could not install chromium; the browser tests will be skipped" >&2
 fi
 . ./tools/venv.sh
+# Guardrails first: ruff, then mypy (tools/typecheck.sh says which modules are strict); a finding stops the run.
+sh tools/typecheck.sh
 exec .venv/bin/python -m pytest "$@"

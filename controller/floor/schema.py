@@ -102,7 +102,7 @@ def record_message(site: str, pit: str, table: str, record: Record) -> bytes:
     return dumps({"v": VERSION, "type": "record", "site": site, "pit": pit, "table": table,
                   "seq": record.seq, "mono_ns": record.mono_ns, "wall_ns": record.wall_ns, "kind": record.kind,
                   "round": record.round, "body": record.body, "prev": record.prev, "hash": record.hash,
-                  **({"sig": record.sig} if getattr(record, "sig", None) else {})})
+                  **({"sig": sig} if (sig := getattr(record, "sig", None)) else {})})
 
 
 @dataclass(frozen=True, slots=True)

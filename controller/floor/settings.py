@@ -124,6 +124,7 @@ def table_link(section: Mapping[str, Any], jackpots: Sequence[Any], bad: Callabl
         ok = False
     if not ok:
         return None
+    assert isinstance(servers, list)
     return TableLink(tuple(servers), section["site"], section["pit"], links,
                      Path(outbox) if outbox else None, credentials, domain)
 

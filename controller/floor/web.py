@@ -72,8 +72,8 @@ async def serve(service: Any, host: str, port: int) -> None:
     """Run the floor view on the service's loop until cancelled (the service owns the signals)."""
     config = uvicorn.Config(app_for(service), host=host, port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
-    server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign]
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    setattr(server, "capture_signals", contextlib.nullcontext)  # the floor service owns SIGTERM and SIGINT
+    setattr(server, "install_signal_handlers", lambda: None)  # (older uvicorn)
     try:
         await server.serve()
     finally:
