@@ -29,6 +29,11 @@ from controller.floor.state import TableState
 from controller.runtime.journal import Journal
 from controller.runtime.logs import log
 
+try:  # the tables' record signatures (controller/runtime/integrity.py), where this release has them
+    from controller.runtime.integrity import public_key_from_hex, verify_record
+except ImportError:  # pragma: no cover - a release without signatures: the chain alone is checked
+    public_key_from_hex = verify_record = None  # type: ignore[assignment]
+
 GAP_S = 10.0  # a record missing for this long while later ones of its table are here: a floor alarm
 STALL_S = 3.0  # the stream has more than the floor and nothing arrived for this long: start the consumer again
 
@@ -42,6 +47,7 @@ class FloorService:
         self.alarms: list[dict[str, Any]] = []
         self.stream_seq = 0
         self.waiting: dict[str, dict[int, tuple[schema.Received, int, float]]] = {}
+        self.keys: dict[str, Any] = {}
         self.connected = False
         self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self.last_arrival = time.monotonic()
@@ -106,9 +112,27 @@ class FloorService:
         self._apply(state, got)
         self._drain(state)
 
+    def _key(self, table: str) -> Any:
+        """The table's public key from the floor's keys folder (None: the chain alone is checked)."""
+        if table not in self.keys:
+            self.keys[table] = None
+            if self.config.keys is not None and verify_record is not None:
+                path = self.config.keys / f"{table}.pub"
+                try:
+                    self.keys[table] = public_key_from_hex(path.read_text())
+                except (OSError, ValueError):
+                    pass
+        return self.keys[table]
+
     def _apply(self, state: TableState, got: schema.Received) -> None:
         chain = state.chain()
         try:
+            key = self._key(got.table)
+            if key is not None and got.record.seq > state.last_seq:
+                problem = verify_record({**got.record.to_json(), "sig": got.sig}, state.last_hash, key)
+                if problem is not None:
+                    raise schema.ChainBroken(problem)
+                state.signed = True
             verdict = chain.check(got.record)
         except schema.ChainBroken as exc:
             self.alarm(got.table, f"table {got.table}: {exc}")

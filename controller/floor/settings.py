@@ -22,6 +22,7 @@ The floor service (``tablectl floor --config FILE``)::
     http = "127.0.0.1:8470"               # the floor view; "" for none
     replicas = 1                          # JetStream replicas of the streams it creates (3 on a cluster)
     domain = "hub"                        # optional: the hub's JetStream domain
+    keys = "/etc/tablectl-floor/keys"     # optional: <table>.pub, each table's public key (signatures checked)
     currency = "SEK"
     minor_unit = 100
 
@@ -72,6 +73,7 @@ class FloorConfig:
     links: Mapping[str, LinkConfig] = field(default_factory=dict)
     checkpoint_s: float = 5.0
     domain: str | None = None
+    keys: Path | None = None  # a folder of <table>.pub files (the tables' public keys, 64 hex digits each)
 
 
 class FloorConfigError(ValueError):
@@ -156,7 +158,7 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
     if not isinstance(floor, Mapping):
         raise FloorConfigError([f"{source}: floor missing: the [floor] section is required"])
     allowed = ("id", "servers", "journal", "http", "replicas", "currency", "minor_unit", "credentials", "checkpoint_s",
-               "domain")
+               "domain", "keys")
     for key in floor:
         if key not in allowed:
             bad(f"floor.{key}", floor[key], f"unknown key (allowed here: {', '.join(allowed)})")
@@ -190,6 +192,9 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
     domain = floor.get("domain")
     if domain is not None and not (isinstance(domain, str) and TOKEN.match(domain)):
         bad("floor.domain", domain, "the hub's JetStream domain, a name of lower-case letters, digits, '-' or '_'")
+    keys = floor.get("keys")
+    if keys is not None and not (isinstance(keys, str) and keys.strip()):
+        bad("floor.keys", keys, "the folder of the tables' public keys (<table>.pub)")
     links: dict[str, LinkConfig] = {}
     section = data.get("link", {})
     if not isinstance(section, Mapping):
@@ -219,4 +224,4 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
     assert isinstance(floor_id, str) and isinstance(journal, str) and isinstance(servers, list)
     return FloorConfig(source, floor_id, tuple(servers), base / journal, address, replicas,
                        str(floor.get("currency", "SEK")), int(minor_unit), floor.get("credentials"), links,
-                       float(checkpoint_s), domain)
+                       float(checkpoint_s), domain, base / keys if isinstance(keys, str) else None)
