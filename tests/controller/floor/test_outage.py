@@ -22,6 +22,15 @@ from tests.controller.floor.helpers import floor_toml, query, run, stream_record
 pytestmark = pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed")
 
 TABLES = ("cs-1", "cs-2", "cs-3")
+
+
+def journal_last(folder, table: str) -> int:
+    journal = Journal(folder / table / "journal.sqlite", readonly=True)
+    try:
+        return journal.last_seq
+    finally:
+        journal.close()
+
 FAST = ("cs-1", "cs-2")
 
 
@@ -43,12 +52,15 @@ def _outage(tmp_path, hub_down_s: float, leaf_down_s: float) -> None:
         hub.kill()  # the hub away: the tables play on, their records wait in their journals
         time.sleep(hub_down_s)
         hub.start()
-        wait_for("the floor after the hub", lambda: len(tiles()) == 3, 20)
-        before = tiles()["cs-1"]["last_seq"]
+        made = {t: journal_last(tmp_path, t) for t in TABLES}  # everything made while the hub was away
+        wait_for("the floor caught up after the hub", lambda: all(tiles()[t]["last_seq"] >= made[t] for t in TABLES),
+                 60, show=seqs)
         leaf.kill()  # the table's leaf node away (the table's own Pi)
         time.sleep(leaf_down_s)
         leaf.start()
-        wait_for("cs-1 back through its leaf", lambda: tiles()["cs-1"]["last_seq"] > before + 2, 30)
+        made = {t: journal_last(tmp_path, t) for t in TABLES}
+        wait_for("cs-1 caught up through its leaf", lambda: tiles()["cs-1"]["last_seq"] >= made["cs-1"], 60,
+                 show=seqs)
         for proc in procs[1:]:
             proc.send_signal(signal.SIGTERM)
         for proc in procs[1:]:
