@@ -130,7 +130,7 @@ def _kill_session(tmp_path: Path, kills: int, rounds: int) -> None:
 
 
 def test_link_controller_killed_ten_times_recovers_its_meter_exactly(tmp_path: Path) -> None:
-    _kill_session(tmp_path, kills=int(os.environ.get("TABLECTL_LINK_KILLS", 10)), rounds=35)
+    _kill_session(tmp_path, kills=int(os.environ.get("TABLECTL_LINK_KILLS", 10)), rounds=25)
 
 
 @pytest.mark.slow
