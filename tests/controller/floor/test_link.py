@@ -172,7 +172,9 @@ def test_a_table_cut_off_refuses_the_progressive_and_takes_it_back_on_return(tmp
                         lambda: t.table.meters.link_value[METER] == BASE + 70, 5)
             assert t.table.view()["jackpot_display"]["meters"][METER] == "5000.70"
             assert t.submit("bets", Bet(1, "progressive", 100)) == "rejected"  # the spot is open again: the
-            # game itself now answers (the progressive goes with the ante, and this round's bets are closed)
+            # game itself now answers (this round's bets are closed), not the link's refusal
+            reject = t.table.journal.last("reject")
+            assert reject is not None and "cut off" not in reject.body["reason"]
             ups = t.meter_bodies("link_up")
             assert len(ups) == 2 and ups[-1]["link"] == LINK
         finally:
