@@ -63,7 +63,7 @@ class FloorService:
             self.stream_seq = int(checkpoint.body["stream_seq"])
             self.tables = {t: TableState.from_json(s) for t, s in checkpoint.body["tables"].items()}
             self.links = dict(checkpoint.body.get("links", {}))
-        for record in self.journal.records(since=checkpoint.seq if checkpoint else 0, kinds=("alarm",)):
+        for record in self.journal.records(kinds=("alarm",)):  # every alarm ever raised stays on the floor's list
             self.alarms.append(dict(record.body))
         self.journal.append([("start", 0, {"floor": self.config.id, "stream_seq": self.stream_seq,
                                            "tables": len(self.tables)})])
