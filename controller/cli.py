@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "dice": "read the dice in images (ok, void or unsure per image)",
     "roulette": "read the winning numbers from an overhead wheel video",
     "vision": "calibrate the camera view, check it, generate synthetic scenes",
+    "floor": "the floor service: every table's journal off the bus, chains checked, the floor view",
 }
 """Subcommand -> its one-line summary (the same text its module registers; tests/controller/test_cli.py checks)."""
 
