@@ -317,6 +317,18 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     )
 
 
+def no_devices(config: TableConfig) -> str | None:
+    """One line when the table names no device at all (nothing would read a card or light a lamp), else None.
+
+    Such a file is refused by ``config check`` and ``run`` unless ``--simulate`` is given: a daemon started on
+    it would play a virtual table into the configured (real) journal.
+    """
+    if config.devices:
+        return None
+    return (f"{config.source}: devices: the table names no device ([devices.shoe], [devices.gpio], ...); "
+            f"add the table's devices (docs/configuration.md), or give --simulate for a simulated table")
+
+
 def _simple(c: _Checker, where: str, section: Mapping[str, Any], checks: Mapping[str, Callable[[Any], str | None]]) -> None:
     c.keys(where, section, tuple(checks))
     for key, value in section.items():

@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
+from controller import config as table_config
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
@@ -196,6 +197,9 @@ class Daemon:
         if not self.simulate and camera is not None and camera.driver == "synthetic":
             raise StartError(f"{self.config.source}: devices.camera.driver = 'synthetic' renders the simulated "
                              f"croupier's throws: run with --simulate, or use opencv or files")
+        problem = table_config.no_devices(self.config)
+        if problem is not None and not self.simulate:
+            raise StartError(problem)
         self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())
 
     def _post_for(self, name: str) -> Callable[[object], None]:
