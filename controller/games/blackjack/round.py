@@ -97,6 +97,11 @@ class BlackjackRound(Betting, Settling, Words, Round):
     def complete(self) -> bool:
         return self.phase == "done"
 
+    @property
+    def betting_open(self) -> bool:  # type: ignore[override]
+        """Bets are taken until no more bets (or the first card)."""
+        return self.phase == "bets"
+
     def waiting_for(self) -> str:
         return "nothing: the round is settled" if self.phase == "done" else self._prompt().text
 
