@@ -44,11 +44,14 @@ class StartError(RuntimeError):
 class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
+                 until_round: int | None = None,
                  croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
                  t_start: float | None = None, inputs: Mapping[str, InputDevice] | None = None,
                  outputs: Mapping[str, Output] | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
+        self.until_round = until_round  # stop once the journal holds this many settled rounds
+        self.first_round: int | None = None  # the round open when this run started: --rounds counts from it
         self.stream = stream or sys.stdout
         self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
         self.t_start = t_start if t_start is not None else time.monotonic()
@@ -80,6 +83,7 @@ class Daemon:
             raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
+        self.first_round = table.round_no
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
@@ -263,7 +267,11 @@ class Daemon:
             slot.set(real[name] if isinstance(slot.output, Both) else view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
-        if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:
+        if self.stopped is None:
+            return
+        played = table.round_no - (self.first_round or 1)  # rounds this run has settled
+        if (self.rounds is not None and played >= self.rounds) or \
+                (self.until_round is not None and table.round_no > self.until_round):
             self.stopped.set()
 
     def health(self) -> Mapping[str, Any]:

@@ -24,12 +24,16 @@ def test_run_simulate_plays_punto_banco_and_resumes(tmp_path: Path) -> None:
     assert "ready: table sim-punto-banco punto-banco de, round 1" in out
     assert "OUTCOME winner=" in out and "settle box" in out and "[sign @" in out and "[tower @" in out
     assert "[jackpot_display @" in out
-    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "5", "--fast",
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "2", "--fast",
                         "--journal", journal, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "round 4, journal seq" in done.stdout  # recovered from the journal, not from round 1
     report = verify(Journal(journal, readonly=True))
-    assert report["ok"] and report["rounds_settled"] == 5
+    assert report["ok"] and report["rounds_settled"] == 5  # --rounds counts the rounds of this run
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--until-round", "6",
+                        "--fast", "--journal", journal, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert verify(Journal(journal, readonly=True))["rounds_settled"] == 6  # --until-round: the journal's total
 
 
 def test_real_devices_that_cannot_start_are_refused_in_one_line() -> None:

@@ -41,7 +41,7 @@ SHOWN = re.compile(r"^  \[(\w+) @(\d+)\] ")
 def daemon(config: Path, rounds: int, seed: int, **popen) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "tests.controller.runtime.daemon_with_test_game", "run", "--config", str(config),
-           "--simulate", "--fast", "--rounds", str(rounds), "--seed", str(seed)]
+           "--simulate", "--fast", "--until-round", str(rounds), "--seed", str(seed)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             **popen)
 
