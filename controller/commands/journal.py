@@ -7,6 +7,7 @@ import json
 import sys
 
 from controller.commands.common import UsageError, print_json
+from controller.progress import Progress
 from controller.runtime.audit import export_round, verify
 from controller.runtime.journal import Journal, JournalError
 from controller.runtime.outputs import Terminal
@@ -26,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("journal", help="the journal file (journal.path of the table configuration)")
     for p in (v, t):
         p.add_argument("--json", action="store_true", help="print JSON")
+    v.add_argument("--quiet", action="store_true", help="no progress line on stderr (none when not a terminal)")
     v.set_defaults(run=run_verify)
     t.set_defaults(run=run_tail)
     e.set_defaults(run=run_export)
@@ -40,7 +42,11 @@ def _open(path: str) -> Journal:
 
 def run_verify(args: argparse.Namespace) -> int:
     journal = _open(args.journal)
-    report = verify(journal)
+    progress = Progress(f"verify {args.journal}", journal.last_seq, "records", quiet=args.quiet)
+    try:
+        report = verify(journal, progress)
+    finally:
+        progress.close()
     if args.json:
         print_json(report)
     elif report["ok"]:
