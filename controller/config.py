@@ -317,6 +317,21 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     )
 
 
+def file_kind(path: str | Path) -> str | None:
+    """What a TOML file looks like: ``table`` (a table configuration, it has [table]), ``pinmap`` (a build's
+    pin map, it has [build]), or None (unreadable or neither), so a command given the other kind can say so."""
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    if "table" in data:
+        return "table"
+    if "build" in data or ("buttons" in data and "devices" not in data):
+        return "pinmap"
+    return None
+
+
 def no_devices(config: TableConfig) -> str | None:
     """One line when the table names no device at all (nothing would read a card or light a lamp), else None.
 

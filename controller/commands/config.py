@@ -27,6 +27,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = table_config.load(args.file)
     except table_config.ConfigError as exc:
+        if table_config.file_kind(args.file) == "pinmap":
+            exc = table_config.ConfigError([
+                f"{args.file}: this is a build's pin map (it has [build]), not a table configuration: a table "
+                f"configuration names it in [devices.gpio] pin_map; check the pin map with "
+                f"'tablectl selftest {args.file} --simulate'"])
         if args.json:
             print_json({"ok": False, "problems": exc.problems})
         else:

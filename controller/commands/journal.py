@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from controller.commands.common import UsageError, print_json
 from controller.progress import Progress
@@ -60,13 +61,16 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_tail(args: argparse.Namespace) -> int:
+    if args.n < 1:
+        raise UsageError(f"journal tail: -n {args.n}: give how many records, 1 or more")
     journal = _open(args.journal)
-    since = max(0, journal.last_seq - max(1, args.n))
+    since = max(0, journal.last_seq - args.n)
     for record in journal.records(since=since):
         if args.json:
             print(json.dumps(record.to_json(), ensure_ascii=False))
         else:
-            print(f"#{record.seq} r{record.round} {Terminal.line(record)}")
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.wall_ns / 1e9))
+            print(f"#{record.seq} {when} UTC r{record.round} {Terminal.line(record)}")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.journal:
         config = table_config.TableConfig(**{**config.__dict__, "journal_path": table_config.Path(args.journal)})
-    listener = start_logging()
+    # the structured log is for journald; on a terminal only warnings and errors join the table's lines
+    listener = start_logging(logging.WARNING if sys.stderr.isatty() else logging.INFO)
     daemon = Daemon(config, simulate=args.simulate, seed=args.seed, fast=args.fast, rounds=args.rounds,
                     until_round=args.until_round,
                     quiet=args.quiet, croupier=not args.idle, t_start=t_start)

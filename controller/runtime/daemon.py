@@ -25,7 +25,7 @@ from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.device_outputs import DeviceView, tower_pattern
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -57,6 +57,9 @@ class Daemon:
         self.devices: dict[str, InputDevice] = dict(inputs or {})
         self.given_outputs: dict[str, Output] = dict(outputs or {})
         self.slots: dict[str, OutputSlot] = {}
+        self.real_outputs: set[str] = set()  # outputs driven by a real (or luma dummy) device
+        self.echo: dict[str, OutputSlot] = {}  # their line on the terminal, from the view
+        self.terminal: Terminal | None = None
         self.table: Table | None = None
         self.commands: asyncio.Queue[Command] | None = None
         self.stopped: asyncio.Event | None = None
@@ -84,18 +87,26 @@ class Daemon:
         self.first_round = table.round_no
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
-        table.listeners.append(Terminal(self.stream, quiet=self.quiet))
+        self.terminal = Terminal(self.stream, quiet=self.quiet, currency=self.config.currency,
+                                 minor_unit=self.config.minor_unit)
+        table.listeners.append(self.terminal)
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
         self.device_view = DeviceView(table)
         table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
-        for name in OUTPUTS:
-            real = built.outputs.get(name)
-            output = self.given_outputs.get(name) or (
-                Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream))
-            self.slots[name] = OutputSlot(name, output, interval, loop)
+        for name in OUTPUTS:  # one display path: the terminal's line comes from the view, a device or none
+            real, given = built.outputs.get(name), self.given_outputs.get(name)
+            text = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+            if given is not None:
+                self.slots[name] = OutputSlot(name, given, interval, loop)
+            elif real is not None:
+                self.slots[name] = OutputSlot(name, real, interval, loop)
+                self.real_outputs.add(name)
+                self.echo[name] = text
+            else:
+                self.slots[name] = text
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         self._outputs(table, [])
@@ -140,10 +151,12 @@ class Daemon:
         held = table.pending_result
         if held is not None:  # held before the restart: the croupier still has to confirm it
             for record in table.journal.records(since=held.seq - 1, until=held.seq):
-                self.stream.write(f"held before the restart (record {held.seq}): {Terminal.line(record)}\n")
+                line = Terminal.line(record, self.config.minor_unit, self.config.currency)
+                self.stream.write(f"held before the restart (record {held.seq}): {line}\n")
         self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "
                           f"round {table.round_no}, journal seq {table.journal.last_seq}, "
-                          f"faults {sorted(table.faults) or 'none'}, start-to-ready {self.ready_s:.3f} s\n")
+                          f"faults {', '.join(sorted(table.faults)) or 'none'}, "
+                          f"start-to-ready {self.ready_s:.3f} s\n")
         self.stream.flush()
         log(logging.INFO, "ready", table=self.config.table_id, round=table.round_no, seq=table.journal.last_seq,
             ready_s=round(self.ready_s, 3))
@@ -162,12 +175,14 @@ class Daemon:
                     device.stop()
                 except Exception as exc:  # a device that fails to stop must not keep the journal open
                     log(logging.ERROR, "device stop failed", error=repr(exc))
-            for slot in self.slots.values():
-                closer = getattr(getattr(slot.output, "real", None), "close", None)
+            for name in self.real_outputs:
+                closer = getattr(self.slots[name].output, "close", None)
                 if closer is not None:
                     closer()
             services.stop()
             table.journal.close()
+            if self.terminal is not None:
+                self.stream.write(self.terminal.session(str(self.config.journal_path)) + "\n")
             self.stream.flush()
         return 0
 
@@ -248,14 +263,20 @@ class Daemon:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
-        view = table.view()
-        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
+        view = dict(table.view())
+        shown = {**view, "tower": {"pattern": tower_pattern(table)}}  # the terminal names the legend's pattern
+        wanted = self.device_view is not None and bool(self.real_outputs)
         real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
-            if isinstance(slot.output, (TextOutput, Both)):
+            if isinstance(slot.output, TextOutput):
                 slot.output.seq = seq
-            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
+                slot.set(shown[name])
+            else:
+                slot.set(real[name] if name in self.real_outputs else view[name])
+        for name, slot in self.echo.items():  # the terminal's line of a real display: the same words as --fast
+            slot.output.seq = seq
+            slot.set(shown[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.stopped is None:

@@ -181,15 +181,3 @@ class JackpotOutput(_Ticked):
             self.driver.update(now)
             self.text = f"{state['meter']} {state['state']} {self.driver.text_at(now)}"
         self.shows += 1
-
-
-class Both:
-    """A real output and the text line the terminal shows for it (``--simulate``: the luma dummy's content)."""
-
-    def __init__(self, real: Any, stream: Any, name: str) -> None:
-        self.real, self.stream, self.name = real, stream, name
-        self.seq = 0
-
-    def show(self, state: Mapping[str, Any]) -> None:
-        self.real.show(state)
-        self.stream.write(f"  [{self.name} @{self.seq}] {self.real.text}\n")

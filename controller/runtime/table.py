@@ -31,6 +31,7 @@ from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
+from controller.runtime.table_words import outcome_short
 from controller.runtime.translate import (
     Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
 )
@@ -686,10 +687,9 @@ class Table:
         for spot, (low, high) in limits.items():
             sign_lines.append(f"{spot.upper()} {money(low)}-{money(high) if high is not None else '...'} {self.config.currency}")
         if self.last_outcome:
-            sign_lines.append("LAST " + " ".join(f"{k}={v}" for k, v in self.last_outcome.items()
-                                                 if isinstance(v, (int, str)) and not isinstance(v, bool)))
-        if faults:
-            sign_lines.append("FAULT " + ", ".join(f.name for f in faults))
+            sign_lines.append("LAST " + outcome_short(self.last_outcome))
+        if faults:  # the players see that the table waits, never the internal names (the console lists them)
+            sign_lines.append("PLEASE WAIT: the table is paused")
         return {
             "sign": {"lines": sign_lines},
             "tower": tower_state(faults, pending, self.betting_open()),
