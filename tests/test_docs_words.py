@@ -8,7 +8,8 @@ from tests.tablectl import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 WORDS = [r"\bthe issue\b", r"issue's owner", r"issue owner", r"\bissue \d+", r"\bspeed\d\b", r"shared machine",
-         r"/work/", r"/home/\w+", r"\bthis session\b", r"\bthe helper\b", r"\bthe lead\b", r"\bthis branch\b", r"\bbranch (speed|photo|dice)\w*"]
+         r"/work/", r"/home/\w+", r"\bthis session\b", r"\bthe helper\b", r"\bthe lead\b", r"\bthis branch\b",
+         r"\bbranch (speed|photo|dice)\w*"]
 
 
 def test_the_docs_name_no_tracker_branch_or_machine() -> None:

@@ -170,7 +170,8 @@ class Terminal:
     def session(self, journal: str) -> str:
         """The run's summary: rounds, drop, win, hold and where its journal is."""
         hold = f"{self.win * 100 / self.drop:.1f} %" if self.drop else "-"
-        return (f"session: {self.rounds} round{'' if self.rounds == 1 else 's'}, drop {self.money(self.drop)}, win {self.money(self.win)}, "
+        rounds = f"{self.rounds} round{'' if self.rounds == 1 else 's'}"
+        return (f"session: {rounds}, drop {self.money(self.drop)}, win {self.money(self.win)}, "
                 f"hold {hold}; journal {journal}")
 
     @staticmethod
