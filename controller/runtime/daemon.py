@@ -25,7 +25,6 @@ from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import DeviceView, tower_pattern
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -68,7 +67,6 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
-        self.device_view: DeviceView | None = None
 
     # -- the loop
 
@@ -93,8 +91,6 @@ class Daemon:
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
-        self.device_view = DeviceView(table)
-        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:  # one display path: the terminal's line comes from the view, a device or none
             real, given = built.outputs.get(name), self.given_outputs.get(name)
@@ -263,20 +259,15 @@ class Daemon:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
-        view = dict(table.view())
-        shown = {**view, "tower": {"pattern": tower_pattern(table)}}  # the terminal names the legend's pattern
-        wanted = self.device_view is not None and bool(self.real_outputs)
-        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
+        view = table.view()  # the one view; each output renders its part (controller/runtime/view.py)
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
             if isinstance(slot.output, TextOutput):
                 slot.output.seq = seq
-                slot.set(shown[name])
-            else:
-                slot.set(real[name] if name in self.real_outputs else view[name])
-        for name, slot in self.echo.items():  # the terminal's line of a real display: the same words as --fast
+            slot.set(view[name])
+        for name, slot in self.echo.items():  # a real display's line on the terminal: the --fast words
             slot.output.seq = seq
-            slot.set(shown[name])
+            slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.stopped is None:

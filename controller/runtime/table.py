@@ -26,15 +26,15 @@ from controller.events import Dice, Void, Wheel, describe, event_from_json, even
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
-from controller.runtime.faults import Fault, tower_state
+from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
-from controller.runtime.table_words import outcome_short
 from controller.runtime.translate import (
     Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
 )
+from controller.runtime.view import ResultsBoard, table_view
 
 Listener = Callable[["Table", Sequence[Record]], None]
 
@@ -189,6 +189,7 @@ class Table:
         self.wiring: Wiring = wiring_for(config)  # what the devices' events mean in this game (translate.py)
         self.memory = Memory()  # what the translator remembers between events
         self._batch: _Batch | None = None  # the write-ahead transaction of one input's intents
+        self.board = ResultsBoard()  # the sign's last results, from committed outcomes
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -198,6 +199,7 @@ class Table:
         """Open (or create) the journal and rebuild the table from it."""
         table = cls(config, journal or Journal(config.journal_path), lookup)
         table._recover()
+        table.board.recover(config.spec, table.journal)
         return table
 
     def _recover(self) -> None:
@@ -255,8 +257,9 @@ class Table:
         # the shoe
         last_shoe = j.last("shoe")
         shoe_from = 0
-        for record in j._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' ORDER BY seq DESC LIMIT 1"):
-            self.shoe_no, shoe_from = record.body["shoe"], record.seq
+        new_shoe = j.last_new_shoe()
+        if new_shoe is not None:
+            self.shoe_no, shoe_from = new_shoe.body["shoe"], new_shoe.seq
         self.shoe_cards = j.count_cards_since(shoe_from)
         self.cut_card = bool(last_shoe and last_shoe.body.get("note") == "cut_card")
         # meters opened for the first time; mismatches stop their progressive
@@ -520,6 +523,7 @@ class Table:
         if self._batch is not None:
             return  # told once, with the committed records, when the transaction commits
         self.commits += 1
+        self.board.add(self.config.spec, records)
         for listener in self.listeners:
             listener(self, records)
 
@@ -643,7 +647,7 @@ class Table:
             elif cmd.name == "new_shoe":
                 if self.round_events:
                     raise Refused("change the shoe between rounds, not during one")
-                blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
+                blocked = next((f for f in self.faults.values() if f.stops_next_shoe()), None)
                 if blocked is not None:
                     raise Refused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
@@ -676,26 +680,8 @@ class Table:
         return self.round_events == 0 or self.round.betting_open
 
     def view(self) -> dict[str, Any]:
-        """The desired state of every output, from committed state only."""
-        pending = bool(self.meters.pending()) or self.pending_result is not None
-        faults = list(self.faults.values())
-        limits = self.config.round_config.get("limits", {}) or {}
-        minor = self.config.minor_unit
-        def money(v: int) -> str:
-            return f"{v // minor}" if v % minor == 0 else f"{v // minor}.{v % minor:0{len(str(minor - 1))}d}"
-        sign_lines = [f"{self.config.spec.name} {self.config.round_config.variant.upper()}"]
-        for spot, (low, high) in limits.items():
-            sign_lines.append(f"{spot.upper()} {money(low)}-{money(high) if high is not None else '...'} {self.config.currency}")
-        if self.last_outcome:
-            sign_lines.append("LAST " + outcome_short(self.last_outcome))
-        if faults:  # the players see that the table waits, never the internal names (the console lists them)
-            sign_lines.append("PLEASE WAIT: the table is paused")
-        return {
-            "sign": {"lines": sign_lines},
-            "tower": tower_state(faults, pending, self.betting_open()),
-            "jackpot_display": {"meters": {n: (v if isinstance(v, str) else money(v))
-                                           for n, v in self.meters.display().items()}},
-        }
+        """The desired state of every output, from committed state only (controller/runtime/view.py)."""
+        return table_view(self, self.board)
 
     def summary(self) -> dict[str, Any]:
         """A health summary a watchdog or the console can read."""
