@@ -27,15 +27,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = table_config.load(args.file)
     except table_config.ConfigError as exc:
+        found = list(exc.problems)
         if table_config.file_kind(args.file) == "pinmap":
-            exc = table_config.ConfigError([
-                f"{args.file}: this is a build's pin map (it has [build]), not a table configuration: a table "
-                f"configuration names it in [devices.gpio] pin_map; check the pin map with "
-                f"'tablectl selftest {args.file} --simulate'"])
+            found = [f"{args.file}: this is a build's pin map (it has [build]), not a table configuration: a table "
+                     f"configuration names it in [devices.gpio] pin_map; check the pin map with "
+                     f"'tablectl selftest {args.file} --simulate'"]
         if args.json:
-            print_json({"ok": False, "problems": exc.problems})
+            print_json({"ok": False, "problems": found})
         else:
-            for problem in exc.problems:
+            for problem in found:
                 print(f"tablectl: {problem}", file=sys.stderr)
         return 2
     from controller.runtime.devices import check_files  # the runtime's loaders, only when checking

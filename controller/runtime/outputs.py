@@ -80,9 +80,8 @@ class TextOutput:
 
     @staticmethod
     def text(name: str, state: Mapping[str, Any]) -> str:
-        if name == "tower":  # the pattern's name in the tower legend (docs/devices/tower-light.md), its lamps
-            return " ".join([str(state.get("pattern", ""))] + [f"{lamp}:{state[lamp]}" for lamp in
-                                                               ("green", "amber", "red", "buzzer") if lamp in state])
+        if name == "tower":  # the pattern's name in the tower legend (docs/devices/tower-light.md)
+            return str(state.get("pattern", ""))
         if name == "jackpot_display":
             return " ".join(f"{meter}={value}" for meter, value in state.get("meters", {}).items()) or "(no meters)"
         return " | ".join(state.get("lines", []))

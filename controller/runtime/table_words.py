@@ -14,10 +14,8 @@ from controller.money import format_amount
 
 
 def money(amount: int, minor_unit: int = 100, currency: str = "") -> str:
-    """``2000`` -> ``SEK 20.00`` (the currency first, as a pit's paperwork writes it); ``-SEK 20.00``."""
-    text = format_amount(abs(amount), minor_unit)
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{currency} {text}" if currency else f"{sign}{text}"
+    """``2000`` -> ``SEK 20.00``, ``-2000`` -> ``SEK -20.00`` (the one formatter, the currency code first)."""
+    return format_amount(amount, minor_unit, currency, code_first=True)
 
 
 def cards(items: Sequence[str]) -> str:

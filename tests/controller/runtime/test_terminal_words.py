@@ -36,9 +36,9 @@ def test_the_terminal_speaks_the_tables_words(tmp_path: Path, game: str) -> None
     assert not any(line.lstrip().startswith('{"ts"') for line in lines)  # no JSON log line among them
     currency = "EUR" if game == "caribbean-stud" else "SEK"
     assert re.search(rf"#\d+ r1 bet box \d( \(\w+\))? \S+ {currency} \d+\.\d\d", out), out[:800]
-    assert re.search(rf"   round 1: drop {currency} \d+\.\d\d, win -?{currency} \d+\.\d\d", out)
-    assert re.search(rf"     box \d: .*-?{currency} \d+\.\d\d \(", out)  # each box's settlements summed
-    assert re.search(rf"session: 2 rounds, drop {currency} [\d.]+, win -?{currency} [\d.]+, hold -?[\d.]+ %; "
+    assert re.search(rf"   round 1: drop {currency} \d+\.\d\d, win {currency} -?\d+\.\d\d", out)
+    assert re.search(rf"     box \d: .*{currency} -?\d+\.\d\d \(", out)  # each box's settlements summed
+    assert re.search(rf"session: 2 rounds, drop {currency} [\d.]+, win {currency} -?[\d.]+, hold -?[\d.]+ %; "
                      rf"journal {re.escape(str(tmp_path))}", lines[-1])
     if game == "blackjack":
         assert re.search(r"   round 1: dealer (\w\w )+\(\d+(, bust)?\)|   round 1: dealer (\w\w )+Black Jack", out)
@@ -56,7 +56,7 @@ def test_paced_and_fast_show_the_same_words(tmp_path: Path) -> None:
     fast = play(tmp_path, "punto-banco", emulated=False, rounds=1)
     paced = play(tmp_path, "punto-banco", emulated=True, rounds=1)
     for out in (fast, paced):
-        towers = {line.split("] ", 1)[1] for line in out.splitlines() if line.startswith("  [tower @")}
+        towers = {line.split("] ", 1)[1].split()[0] for line in out.splitlines() if line.startswith("  [tower @")}
         assert towers and towers <= set(PATTERNS), towers
         signs = [line.split("] ", 1)[1] for line in out.splitlines() if line.startswith("  [sign @")]
         assert signs[0].startswith("Punto Banco SE | PUNTO")
