@@ -13,7 +13,8 @@ import sys
 from controller import __version__
 from controller.commands.common import UsageError
 
-COMMANDS = ("settle", "games", "math", "console", "digest", "emulate", "selftest", "run", "config", "journal", "dice", "roulette", "vision")
+COMMANDS = ("settle", "games", "math", "console", "digest", "emulate", "selftest", "run", "config", "journal", "faults",
+            "dice", "roulette", "vision")
 
 
 def build_parser() -> argparse.ArgumentParser:
