@@ -28,9 +28,11 @@ COMMANDS: dict[str, str] = {
     "run": "run the table daemon (--simulate: a whole virtual table)",
     "config": "check a table configuration",
     "journal": "verify, tail or export a table's journal",
+    "faults": "the faults a table can latch: meaning, what stops, tower, who clears",
     "dice": "read the dice in images (ok, void or unsure per image)",
     "roulette": "read the winning numbers from an overhead wheel video",
     "vision": "calibrate the camera view, check it, generate synthetic scenes",
+    "floor": "the floor service: every table's journal off the bus, chains checked, the floor view",
 }
 """Subcommand -> its one-line summary (the same text its module registers; tests/controller/test_cli.py checks)."""
 

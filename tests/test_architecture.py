@@ -42,11 +42,11 @@ def test_how_to_add_a_game_holds_for_every_game(spec) -> None:
     if spec.paytable_file:
         assert (ROOT / "controller" / "paytables" / spec.paytable_file).is_file()
     # 4. the docs page names everything the spec declares (a spot pattern such as straight:N by its kind)
-    text = (ROOT / "docs" / "games" / f"{spec.id}.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "games" / spec.page).read_text(encoding="utf-8")
     wanted = [spec.id] + [v.id for v in spec.variants] + [a.name for a in spec.actions] + [o.name for o in spec.options]
     missing = [n for n in wanted if f"`{n}`" not in text]
     missing += [s for s in names if (f"`{s.split(':')[0]}:" if ":" in s else f"`{s}`") not in text]
-    assert not missing, f"docs/games/{spec.id}.md does not name {missing}"
+    assert not missing, f"docs/games/{spec.page} does not name {missing}"
 
 
 def _event_classes(path: Path) -> set[str]:

@@ -31,6 +31,10 @@ class FakeControl:
         self.calls.append(("confirm", meter, who))
         return [f"{meter} hit confirmed by {who}"]
 
+    def jackpot_day_end(self, drop, into, who):
+        self.calls.append(("day_end", drop, into, who))
+        return [f"{drop} added to {into} by {who}"]
+
     def confirm_result(self, values, colors, who):
         self.calls.append(("confirm_result", values, colors, who))
         return [f"dice {values} confirmed by {who}"]
