@@ -24,6 +24,10 @@ The strategies (docs/simulation.md repeats them):
   a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
   of the time; play, raise or call with a pair or better, ace-king (five
   cards) or queen high (three cards), else fold.
+- Hold'em with several streets (Ultimate Texas Hold'em, Texas Hold'em Bonus,
+  Dynamic Poker Pro): the main bet and the bets that must equal it (the
+  blind), side bets about a third of the time; each decision is the one the
+  game's round suggests (``suggested``: the stated strategy on its docs page).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from controller.events import Action, Bet, CloseBets, Event, Puck
 from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
+from controller.games.holdem_streets import StreetsRound
 from controller.games.layout_game import LayoutRound
 from controller.games.punto_banco import PuntoBancoRound
 from controller.hands.blackjack import ACE, card_value
@@ -169,6 +174,30 @@ class PokerPlayers(Players):
         return out
 
 
+class StreetsPlayers(PokerPlayers):
+    """Hold'em with several streets: the main bet with its equal bets, side bets now and then, the suggested play."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        assert isinstance(round_, StreetsRound)
+        out = []
+        for bet in super().bets(round_, boxes):
+            if bet.spot in round_.equal_spots:
+                continue
+            out.append(bet)
+            if bet.spot == round_.main_spot:
+                out.extend(Bet(bet.seat, spot, bet.amount) for spot in round_.equal_spots)
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, StreetsRound) or not prompt or "action" not in prompt.expects:
+            return []
+        out: list[Move] = []
+        for seat in round_.waiting:
+            out.append(round_.suggested(seat))
+            out.extend(Action(seat, name) for name in ("check", "fold"))  # if the suggested stake does not fit
+        return out
+
+
 def qualifies(cards: Sequence[Card]) -> bool:
     """The players' rule: a pair or better; with five or more cards ace-king; with three, queen high."""
     ranks = [c.rank for c in cards]
@@ -232,6 +261,7 @@ class BlackjackPlayers(Players):
 FAMILIES: tuple[tuple[type, type[Players]], ...] = (
     (PuntoBancoRound, BaccaratPlayers),
     (LayoutRound, LayoutPlayers),
+    (StreetsRound, StreetsPlayers),
     (BankedPokerRound, PokerPlayers),
     (BlackjackRound, BlackjackPlayers),
 )

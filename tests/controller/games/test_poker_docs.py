@@ -7,7 +7,7 @@ import pytest
 from controller.games import load_game
 from tests.tablectl import ROOT
 
-GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud")
+GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem")
 
 
 @pytest.mark.parametrize("game", GAMES)
