@@ -7,7 +7,8 @@ import pytest
 from controller.games import load_game
 from tests.tablectl import ROOT
 
-GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem")
+GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
+         "texas-holdem-bonus")
 
 
 @pytest.mark.parametrize("game", GAMES)

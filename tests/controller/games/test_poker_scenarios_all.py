@@ -10,7 +10,8 @@ from controller.scenario import ScenarioError, load_scenario, settle
 from tests.controller.games.poker_scenarios import SCENARIOS
 from tests.tablectl import run_tablectl
 
-POKER = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem")
+POKER = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
+         "texas-holdem-bonus")
 FILES = sorted(p for game in POKER for p in (SCENARIOS / game).glob("*.json") if not p.name.endswith(".expected.json"))
 
 
