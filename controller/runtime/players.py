@@ -28,6 +28,9 @@ The strategies (docs/simulation.md repeats them):
   Dynamic Poker Pro): the main bet and the bets that must equal it (the
   blind), side bets about a third of the time; each decision is the one the
   game's round suggests (``suggested``: the stated strategy on its docs page).
+- Red Dog, Bulldog: one to three spots, now and then one or two more players
+  on a spot (each named, one spot each); each raises the whole bet where the
+  round says the strategy would (``wants_raise``: a spread of seven or more).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.holdem_streets import StreetsRound
 from controller.games.layout_game import LayoutRound
 from controller.games.punto_banco import PuntoBancoRound
+from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
@@ -198,6 +202,31 @@ class StreetsPlayers(PokerPlayers):
         return out
 
 
+class RedDogPlayers(Players):
+    """Red Dog and Bulldog: a bet per spot, back bettors now and then, raise the whole bet on a wide spread."""
+
+    NAMES = ("anna", "bo", "eva", "cid", "dan", "liv")
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        names = list(self.NAMES)
+        self.rng.shuffle(names)
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(3, boxes)))):
+            out.append(Bet(seat, "bet", self.amount(round_, "bet")))
+            for _ in range(self.rng.choice((0, 0, 0, 1, 2))):
+                out.append(Bet(seat, "bet", self.amount(round_, "bet"), names.pop()))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, RedDogRound) or not prompt or "action" not in prompt.expects:
+            return []
+        raised = {(r.seat, r.player) for r in round_.raises}
+        out: list[Move] = [Action(b.seat, "raise", player=b.player) for b in round_.bets
+                           if (b.seat, b.player) not in raised and round_.wants_raise(b.seat, b.player)]
+        return out + [CARD]
+
+
 def qualifies(cards: Sequence[Card]) -> bool:
     """The players' rule: a pair or better; with five or more cards ace-king; with three, queen high."""
     ranks = [c.rank for c in cards]
@@ -264,6 +293,7 @@ FAMILIES: tuple[tuple[type, type[Players]], ...] = (
     (StreetsRound, StreetsPlayers),
     (BankedPokerRound, PokerPlayers),
     (BlackjackRound, BlackjackPlayers),
+    (RedDogRound, RedDogPlayers),
 )
 
 

@@ -8,7 +8,7 @@ from controller.games import load_game
 from tests.tablectl import ROOT
 
 GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
-         "texas-holdem-bonus")
+         "texas-holdem-bonus", "red-dog", "bulldog")
 
 
 @pytest.mark.parametrize("game", GAMES)
