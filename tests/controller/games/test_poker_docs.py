@@ -8,7 +8,8 @@ from controller.games import load_game
 from tests.tablectl import ROOT
 
 GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
-         "texas-holdem-bonus", "red-dog", "bulldog")
+         "texas-holdem-bonus", "red-dog", "bulldog",
+         "dynamic-poker-pro")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -11,7 +11,7 @@ from tests.controller.games.poker_scenarios import SCENARIOS
 from tests.tablectl import run_tablectl
 
 POKER = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
-         "texas-holdem-bonus")
+         "texas-holdem-bonus", "dynamic-poker-pro")
 FILES = sorted(p for game in POKER for p in (SCENARIOS / game).glob("*.json") if not p.name.endswith(".expected.json"))
 
 

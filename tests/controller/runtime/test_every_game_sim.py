@@ -27,7 +27,8 @@ from tests.tablectl import ROOT, run_tablectl
 ROUNDS = 10
 VARIANTS = [(spec.id, v.id) for spec in games.all_games() for v in spec.variants]
 DECIDING = {"blackjack", "caribbean-stud", "fast-poker", "restaurant-holdem", "three-card-poker",
-            "ultimate-texas-holdem", "texas-holdem-bonus"}
+            "ultimate-texas-holdem", "texas-holdem-bonus",
+            "dynamic-poker-pro"}
 
 
 def example(game: str, variant: str) -> Path:
