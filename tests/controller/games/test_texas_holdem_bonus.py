@@ -58,11 +58,16 @@ def test_bonus_table_ii_aces_against_aces():
 
 def test_progressive():
     doc = check_file(G, "progressive", [
+        "1 ante win 100; 1 flop win 200; 1 progressive win ?@40:1; 2 ante win 100; 2 flop win 200; "
+        "2 progressive win ?@15:1",
+        "1 ante win 100; 1 flop win 200; 1 progressive win ?@300:1; 2 ante win 100; 2 flop win 200; "
+        "2 progressive win ?@50:1",
         "1 ante win 100; 1 flop win 200; 1 progressive win ?@9:1; 2 ante win 100; 2 flop win 200; "
         "2 progressive win ?; 3 ante win 100; 3 flop win 200; 3 progressive win ?; 4 ante lose -100; "
         "4 progressive lose -100"])
-    hits = [(m["seat"], m["paid"], m["meter_after"]) for m in doc["rounds"][0]["meters"] if m["kind"] == "hit"]
-    assert hits == [(1, 900, 999_380), (2, 99_938, 899_442), (3, 899_442, 0)]
+    hits = [[(m["seat"], m["paid"], m["meter_after"]) for m in r["meters"] if m["kind"] == "hit"] for r in doc["rounds"]]
+    assert hits == [[(1, 4000, 996_140), (2, 1500, 994_640)], [(1, 30000, 964_780), (2, 5000, 959_780)],
+                    [(1, 900, 959_160), (2, 95_916, 863_244), (3, 863_244, 0)]]
 
 
 def test_refusals_and_burn_cards():

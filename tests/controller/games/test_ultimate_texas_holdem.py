@@ -93,16 +93,19 @@ def test_progressive_on_own_cards_and_flop():
     doc = check_file(G, "progressive", [
         "1 ante win 100; 1 blind win 1000; 1 play win 400; 1 progressive win ?@50:1; "
         "2 ante lose -100; 2 blind lose -100; 2 progressive win ?@9:1",
+        "1 ante win 100; 1 blind win 300; 1 play win 400; 1 progressive win ?@40:1; "
+        "2 ante win 100; 2 blind win 100; 2 play win 400; 2 progressive win ?@15:1",
         "1 ante win 100; 1 blind push 0; 1 play win 400; 1 progressive win ?@9:1; "
         "2 ante win 100; 2 blind win 5000; 2 play win 400; 2 progressive win ?; "
         "3 ante win 100; 3 blind win 50000; 3 play win 400; 3 progressive win ?; "
         "4 ante lose -100; 4 blind lose -100; 4 play lose -400; 4 progressive lose -100",
     ])
-    first, second = (r["meters"] for r in doc["rounds"])
+    first, second, third = (r["meters"] for r in doc["rounds"])
     assert [m["meter_after"] for m in first] == [1_000_070, 1_000_140, 995_140, 994_240]
-    hits = [(m["seat"], m["hand"], m["paid"], m["meter_after"]) for m in second if m["kind"] == "hit"]
-    assert hits == [(1, "three_of_a_kind", 900, 993_620), (2, "straight_flush", 99_362, 894_258),
-                    (3, "royal_flush", 894_258, 0)]
+    assert [m["meter_after"] for m in second] == [994_310, 994_380, 990_380, 988_880]
+    hits = [(m["seat"], m["hand"], m["paid"], m["meter_after"]) for m in third if m["kind"] == "hit"]
+    assert hits == [(1, "three_of_a_kind", 900, 988_260), (2, "straight_flush", 98_826, 889_434),
+                    (3, "royal_flush", 889_434, 0)]
     assert doc["meters"] == {"texas-holdem-progressive": 0}
 
 

@@ -23,7 +23,7 @@ def test_array_strategy_is_the_games_strategy_deal_by_deal():
         assert got[i].tolist() == [int(bool(w)) for w in want], (hole, board)
 
 
-@pytest.mark.parametrize("table, edge", [("i", 8.8989), ("ii", 8.5406)])
+@pytest.mark.parametrize("table, edge", [("i", 8.8989), pytest.param("ii", 8.5406, marks=pytest.mark.slow)])
 def test_bonus_exact(table, edge):
     # table I by hand: 6*30 + 4*25 + 8*20 + 12*15 + 18*10 + 24*5 + 54*3 = 1082 won on 126 pairs, 1200 lost;
     # II: the 6 pairs of aces win 1000 instead of 30 against the dealer's aces, 1 dealer pair in 1225
