@@ -9,7 +9,7 @@ pushes. Red Dog's rules of one stake (``red_dog.stake_result``) settle each spot
 
 from __future__ import annotations
 
-from controller.games.contract import ActionSpec, GameSpec, VariantSpec
+from controller.games.contract import ActionSpec, GameSpec, ReaderSpec, VariantSpec
 from controller.games.red_dog import RedDogRound, options, spots, validate
 
 
@@ -30,6 +30,8 @@ SPEC = GameSpec(
     spots=spots(),
     actions=(ActionSpec("raise", "after a spread is announced: raise up to the bet (amount; none: the whole bet)"),),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="red_dog",
     new_round=lambda config, carried: BulldogRound(config, carried),
     paytable_file="bulldog.toml",
     interpretations=(

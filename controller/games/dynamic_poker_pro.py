@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.banked_poker import odds_of
-from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import (
+    ActionSpec, GameSpec, OptionSpec, ReaderSpec, RoundConfig, SpotSpec, VariantSpec,
+)
 from controller.games.holdem_streets import Street
 from controller.games.texas_holdem_bonus import BETS, HoldemBonusRound, at_least
 from controller.money import Odds
@@ -98,6 +100,8 @@ SPEC = GameSpec(
         ActionSpec("fold", "before the flop: blind and bonus are lost"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="holdem_streets",
     new_round=lambda config, carried: DynamicRound(config, carried),
     paytable_file="dynamic-poker-pro.toml",
     interpretations=(

@@ -19,8 +19,8 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig, Settlement, SpotSpec,
-    VariantSpec, check_stake, settle_fixed,
+    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
+    SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.money import Odds
 
@@ -106,6 +106,9 @@ class RedDogRound(Round):
     def limit_of(self, spot: str) -> tuple[int, int | None]:
         configured = self.config["limits"].get(spot)
         return configured if configured else (0, None)
+
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        return self.limit_of(spot)
 
     # ------------------------------------------------------------------ events
 
@@ -317,6 +320,8 @@ SPEC = GameSpec(
     spots=spots(),
     actions=(ActionSpec("raise", "after a spread is announced: raise up to the bet (amount; none: the whole bet)"),),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="red_dog",
     new_round=lambda config, carried: RedDogRound(config, carried),
     paytable_file="red-dog.toml",
     interpretations=(

@@ -20,7 +20,7 @@ from controller.cards import Card
 from controller.events import Action, Bet
 from controller.games.banked_poker import BOARD, DEALER, odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
+    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, ReaderSpec, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
 from controller.games.holdem_streets import (
     Street, StreetsRound, check_progressive_options, hand_key, progressive_cards, progressive_options,
@@ -238,6 +238,9 @@ SPEC = GameSpec(
         ActionSpec("fold", "before the flop: ante, bonus and progressive are lost"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    progressive_spots=("progressive",),
+    strategy="holdem_streets",
     new_round=lambda config, carried: HoldemBonusRound(config, carried),
     paytable_file="texas-holdem-bonus.toml",
     interpretations=(

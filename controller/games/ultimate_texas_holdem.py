@@ -17,7 +17,7 @@ from controller.cards import deck
 from controller.events import Action, Bet
 from controller.games.banked_poker import BOARD, DEALER, odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
+    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, ReaderSpec, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
 from controller.games.holdem_streets import (
     Street, StreetsRound, check_progressive_options, hand_key, progressive_cards, progressive_options,
@@ -232,6 +232,9 @@ SPEC = GameSpec(
         ActionSpec("fold", "after the river, instead of playing: ante and blind are lost, trips still settle"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    progressive_spots=("progressive",),
+    strategy="holdem_streets",
     new_round=lambda config, carried: UltimateRound(config, carried),
     paytable_file="ultimate-texas-holdem.toml",
     interpretations=(

@@ -149,7 +149,7 @@ def test_runtime_applies_meter_changes_in_the_event_transaction_and_waits_for_co
     table.submit("buttons", CloseBets())
     assert table.submit("shoe", CardOut(parse_card("As"))) == "accepted"
     assert table.view()["jackpot_display"]["meters"]["main"] == "PEnding"
-    assert table.view()["tower"]["yellow"] == "on"
+    assert table.view()["tower"]["pattern"] == "jackpot_pending" and table.view()["tower"]["amber"] == "flash"
     event = next(r for r in table.journal.records(kinds=("event",)) if r.body["complete"])
     hits = [r for r in table.journal.records(kinds=("meter",)) if r.body["kind"] == "hit"]
     assert [h.body["amount"] for h in hits] == [100500, 0]  # the second ace is paid from what is left
