@@ -143,10 +143,11 @@ class PokerPlayers(Players):
         assert isinstance(round_, BankedPokerRound)
         boxes = min(boxes, int(round_.config.get("boxes", boxes)))
         main = round_.main_spot
-        out = []
-        carried = {b.seat: b for b in round_.bets if b.spot in round_.action_spots and b.amount}
-        for seat, bet in carried.items():  # a raise carried from the last round: the ante that matches it
-            out.extend(Bet(seat, main, bet.amount // m) for m in (2, 3, 1) if bet.amount % m == 0)
+        out: list[Bet] = []
+        carried = {b.seat: b.amount for b in round_.bets if b.spot in round_.action_spots and b.amount}
+        for seat, amount in carried.items():  # a raise carried from the last round: the ante that matches it
+            assert amount is not None
+            out.extend(Bet(seat, main, amount // m) for m in (2, 3, 1) if amount % m == 0)
         free = [s for s in range(1, boxes + 1) if s not in carried]
         for seat in sorted(self.rng.sample(free, self.rng.randint(min(1, len(free)), min(4, len(free))))):
             out.append(Bet(seat, main, self.amount(round_, main)))
@@ -313,7 +314,8 @@ class BlackjackPlayers(Players):
         expects = prompt.expects
         if "puck" in expects:  # no more bets once the puck lies right, else move it (to a box raising no alert)
             seen = getattr(round_, "puck_seen", None)
-            return [CloseBets()] + [Puck(seat) for seat in sorted(round_.boxes) if seat != seen]
+            moves: list[Move] = [CloseBets()]
+            return moves + [Puck(seat) for seat in sorted(round_.boxes) if seat != seen]
         if "burn" in expects and prompt.seat is not None:
             up = card_value(round_.dealer[0]) if round_.dealer else 0
             return [Action(prompt.seat, "burn")] if up in (10, ACE) else [CARD]

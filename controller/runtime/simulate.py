@@ -298,7 +298,7 @@ class VirtualCroupier:
         for move in self.players.moves(self.table.round, prompt):
             if move == CARD:
                 return await self._draw()
-            answer = self._try(move)
+            answer = self._try(move) if not isinstance(move, str) else None
             if answer is None or (isinstance(move, Puck) and any(isinstance(e, Alert) for e in answer.effects)):
                 continue
             await self._pause(0.5, 2.0)
