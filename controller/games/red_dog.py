@@ -79,6 +79,7 @@ class RedDogRound(Round):
         self.raises: list[Bet] = []
         self.cards: list[Card] = []
         self.phase = "bets"  # bets -> base -> raise -> third -> done
+        self.betting_open = True
         self.outcome_data: dict[str, Any] | None = None
         self._settlements: list[Settlement] = []
 
@@ -139,6 +140,7 @@ class RedDogRound(Round):
         if not self.bets:
             raise Reject("no bets: nothing to deal")
         self.phase = "base"
+        self.betting_open = False
         return [Prompt("No more bets. First card", expects=("card",))]
 
     def _card(self, card: Card) -> list[Effect]:

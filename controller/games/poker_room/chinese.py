@@ -100,6 +100,11 @@ class ChinesePokerRound(Round):
         return tuple(self._settlements)
 
     def _apply(self, event: Event) -> Iterable[Effect]:
+        effects = self._dispatch(event)
+        self.betting_open = not self.dealing and not self.complete  # players sit in until no more bets
+        return effects
+
+    def _dispatch(self, event: Event) -> Iterable[Effect]:
         if isinstance(event, Void):
             if not self.dealing:
                 raise Reject("nothing has been dealt; nothing to void")

@@ -103,6 +103,11 @@ class PokerRoomRound(Round):
         return out
 
     def _apply(self, event: Event) -> Iterable[Effect]:
+        effects = self._dispatch(event)
+        self.betting_open = self.hand is None and not self.complete  # buy-ins are taken between hands
+        return effects
+
+    def _dispatch(self, event: Event) -> Iterable[Effect]:
         if isinstance(event, Void):
             return self._void(event)
         if self.hand is None:
