@@ -164,6 +164,9 @@ class DaemonControl:
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]:
         return self._run("correct_meter", {"meter": meter, "value": amount, "reason": reason}, who)
 
+    def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]:
+        return self._run("day_end", {"meter": drop, "into": into}, who)
+
     def jackpot_confirm(self, meter: str, who: str) -> list[str]:
         return self._run("confirm_jackpot", {"meter": meter}, who)
 

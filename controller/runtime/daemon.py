@@ -61,6 +61,7 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
+        self.floor_link: Any = None
 
     # -- the loop
 
@@ -90,6 +91,14 @@ class Daemon:
             self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
+        floor_link = None
+        if self.config.floor is not None:  # the floor link (controller/floor): told after each commit, never before
+            from controller.floor.publisher import FloorLink
+
+            floor_link = FloorLink(table, self.config.floor, table.wiring.progressive_spot)
+            table.listeners.append(floor_link.after_commit)
+            table.gates.append(floor_link.gate)
+        self.floor_link = floor_link
         self._outputs(table, [])
         shoe: Any = None
         results: Any = None
@@ -121,6 +130,8 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
+        if floor_link is not None:
+            tasks.append(asyncio.create_task(self._guard("floor link", floor_link.run)))
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -233,7 +244,8 @@ class Daemon:
                     ok = bool(device.health().get("ok", False))
                 except Exception:
                     ok = False
-                if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
+                stopping = self.stopped is not None and self.stopped.is_set()
+                if not ok and f"device_silent.{name}" not in self.table.faults and not stopping:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:

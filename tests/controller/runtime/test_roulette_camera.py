@@ -31,7 +31,6 @@ from controller.runtime.roulette_camera import (
 from controller.runtime.table import Table
 from drivers.vision import synth_roulette
 from drivers.vision.calibration import save
-from drivers.vision.sources import open_source
 from tests.tablectl import run_tablectl
 
 OK, VOID, UNSURE = (5, "ok"), (8, "same_direction"), (6, "lost")  # seeds the reader reads ok / void / unsure
