@@ -44,7 +44,7 @@ def main_results(config: RoundConfig, hand: Any, versus: str | None) -> dict[str
 
 class DynamicRound(HoldemBonusRound):
     main_spot = "blind"
-    side_spots = ("bonus",)
+    side_spots: tuple[str, ...] = ("bonus",)
     game_name = "Dynamic Poker Pro"
     streets = (
         Street("preflop", (), ("bet", "fold"), "bet twice the blind on the flop box, or fold", "before the flop"),

@@ -84,7 +84,8 @@ class RedDogRound(Round):
 
     @property
     def table(self) -> Mapping[str, Any]:
-        return self.config.paytable[self.config.variant]
+        table: Mapping[str, Any] = self.config.paytable[self.config.variant]
+        return table
 
     # ------------------------------------------------------------------ for Bulldog
 

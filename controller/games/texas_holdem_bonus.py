@@ -79,7 +79,8 @@ def bonus_line(hole: Sequence[Card], dealer: Sequence[Card], table: Mapping[str,
 
 
 def bonus_table(config: RoundConfig) -> Mapping[str, Any]:
-    return config.paytable["bonus"][config["bonus_table"]]
+    table: Mapping[str, Any] = config.paytable["bonus"][config["bonus_table"]]
+    return table
 
 
 def bonus_result(config: RoundConfig, hole: Sequence[Card], dealer: Sequence[Card],
@@ -99,7 +100,7 @@ class HoldemBonusRound(StreetsRound):
     """Bets, two cards each, bet 2x or fold; flop, bet 1x or check; turn, bet 1x or check; river; showdown."""
 
     main_spot = "ante"
-    side_spots = ("bonus", "progressive")
+    side_spots: tuple[str, ...] = ("bonus", "progressive")
     action_spots = BETS
     decisions = ("bet", "check", "fold")
     game_name = "Texas Hold'em Bonus"

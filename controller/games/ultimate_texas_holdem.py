@@ -44,7 +44,8 @@ def dealer_qualifies(dealer: Any) -> bool:
 
 
 def blind_table(config: RoundConfig) -> Mapping[str, Any]:
-    return config.paytable["blind"][config["blind_table"]]
+    table: Mapping[str, Any] = config.paytable["blind"][config["blind_table"]]
+    return table
 
 
 def main_results(config: RoundConfig, key: str, versus: str | None,
@@ -262,7 +263,7 @@ def _preflop_plays(hole: Sequence[Any]) -> bool:
     high, low = sorted((c.rank for c in hole), reverse=True)
     suited = hole[0].suit == hole[1].suit
     if high == low:
-        return high >= 3
+        return bool(high >= 3)
     if high == 14:
         return True
     least = {13: (2, 5), 12: (6, 8), 11: (8, 10)}.get(high)
