@@ -101,7 +101,7 @@ SPEC = GameSpec(
     ),
     devices=("shoe",),
     reader=ReaderSpec("shoe"),
-    strategy="holdem_streets",
+    strategy="holdem-streets",
     new_round=lambda config, carried: DynamicRound(config, carried),
     paytable_file="dynamic-poker-pro.toml",
     interpretations=(

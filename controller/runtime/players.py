@@ -404,12 +404,12 @@ STRATEGIES: dict[str, type[Players]] = {
     "baccarat": BaccaratPlayers,
     "layout": LayoutPlayers,
     "poker": PokerPlayers,
-    "holdem_streets": StreetsPlayers,
+    "holdem-streets": StreetsPlayers,
     "blackjack": BlackjackPlayers,
+    "red-dog": RedDogPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
     "open-face-chinese": OpenFacePlayers,
-    "red_dog": RedDogPlayers,
 }
 """Strategy family (``GameSpec.strategy``) -> the virtual players of that family."""
 
