@@ -8,7 +8,9 @@
 # Any other arguments go to `tablectl run --simulate` (sh run.sh --help for the list).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="displays"  # the emulated sign and jackpot display draw with luma and Pillow
+# displays: the emulated sign and jackpot display draw with luma and Pillow; vision: the simulated dice and
+# roulette cameras render each throw and read it with the real OpenCV reader; math: `tablectl math` (numpy)
+TABLECTL_EXTRAS="displays,vision,math"
 . ./tools/venv.sh
 game="punto-banco"
 rounds="10"

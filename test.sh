@@ -3,7 +3,12 @@
 # Extra arguments go to pytest (for example: sh test.sh -m slow, or sh test.sh tests/controller).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="dev,vision,displays"
+TABLECTL_EXTRAS="dev,vision,displays,floor"
+# The floor view's browser test drives Debian's chromium; install it where it is missing and we may.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
+        echo "test.sh: could not install chromium; the browser tests will be skipped" >&2
+fi
 . ./tools/venv.sh
 # Guardrails first: ruff, then mypy (tools/typecheck.sh says which modules are strict); a finding stops the run.
 sh tools/typecheck.sh

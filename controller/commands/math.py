@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 
 from controller import games
 from controller.commands.common import UsageError, parse_option_pairs, print_json
+from controller.progress import Progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--meter", type=int, metavar="AMOUNT",
                         help="progressive meter in minor units, for a game with a progressive")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr (none when not a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -43,10 +46,18 @@ def run(args: argparse.Namespace) -> int:
         if exc.name == name:
             raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
         raise UsageError(f"math: the {spec.id} tool needs {exc.name!r}: pip install 'tablectl[math]'") from None
+    if any(m in sys.modules for m in ("controller.hands.fast", "controller.hands.batch")):
+        from controller.table_cache import warm_hand_tables
+
+        warm_hand_tables()  # the tool ranks hands: their tables from the cache, not built again
+    unit = "flops" if spec.id == "restaurant-holdem" else "rounds"
+    args.progress = Progress(f"math {spec.id} {variant}", args.simulate or 0, unit, quiet=args.quiet)
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:
         raise UsageError(f"math: {exc}") from None
+    finally:
+        args.progress.close()
     if args.json:
         print_json(document)
         return 0

@@ -1,6 +1,9 @@
-"""House edge of Hold em (SE): exact over the turn and river, sampled over flops, stratified by own cards.
+"""House edge of Hold em (SE): exact (the default), or sampled over flops with ``--simulate N``.
 
-The decision to call or fold comes after the flop, so the tool works per
+Exact: ``holdem_enumeration`` walks every own-card class, every flop and every
+turn and river, and calls where calling beats folding.
+
+Sampled: the decision to call or fold comes after the flop, so the tool works per
 (own two cards, flop): it settles all 1 081 turn-river pairs exactly and
 calls where calling nets more than folding (the ante lost). The 1 326
 own-card pairs fall into 169 classes (pairs, suited, offsuit) which are all
@@ -20,12 +23,13 @@ import argparse
 import math
 import time
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from controller.cards import Card, deck
 from controller.games.contract import GameSpec, RoundConfig
+from controller.progress import nothing
 from controller.games.restaurant_holdem import bonus_result, main_result
 from controller.hands.batch import rank_batch
 from controller.house_edge.five_card import ValueTable, value_table
@@ -92,7 +96,7 @@ def class_values(config: RoundConfig, nets: np.ndarray, table: ValueTable, hole:
     return call, flop
 
 
-def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
+def simulate(config: RoundConfig, flops: int, seed: int, progress: Callable[[int], None] = nothing) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     table = value_table()
     nets = main_nets(config, table)
@@ -100,7 +104,8 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
     classes = hole_classes()
     per_class = max(2, math.ceil(flops / len(classes)))
     mean = variance = called = 0.0
-    for hole, weight in classes:
+    for number, (hole, weight) in enumerate(classes):
+        progress(number * per_class)
         calls = []
         for start in range(0, per_class, 200):
             call, _ = class_values(config, nets, table, hole, min(200, per_class - start), rng)
@@ -112,6 +117,7 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
         mean += weight / 1326 * m
         variance += (weight / 1326) ** 2 * s2 / per_class
         called += weight * float((call > fold).mean())
+    progress(len(classes) * per_class)
     half = 1.96 * math.sqrt(variance)
     share = called / 1326
     return {
@@ -122,6 +128,28 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
         "confidence_95_percent": [round((-mean - half) * 100, 4), round((-mean + half) * 100, 4)],
         "house_edge_per_total_staked_percent": round(-mean / (1 + share) * 100, 4),
         "call_share": round(share, 4),
+    }
+
+
+def exact(config: RoundConfig) -> dict[str, Any]:
+    """The main game exactly: every own-card class, every flop, every turn and river (``holdem_enumeration``)."""
+    from controller.house_edge.holdem_enumeration import call_values, nets_by_key
+
+    table = value_table()
+    net = nets_by_key(table.values, table.hands, lambda hand: 2 * unit_net(*main_result(config, hand)))
+    fold = unit_net(*main_result(config, None))  # the ante alone
+    mean = called = 0.0
+    for hole, weight in hole_classes():
+        call = call_values(hole, net)
+        mean += weight / 1326 * float(np.maximum(call, fold).mean())
+        called += weight * float((call > fold).mean())
+    share = called / 1326
+    return {
+        "strategy": "call after the flop where the exact expectation over turn and river beats folding",
+        "method": "exact: 169 own-card classes (1 326 pairs) x 19 600 flops x 1 081 turn-river pairs",
+        "house_edge_percent": round(-mean * 100, 4),
+        "house_edge_per_total_staked_percent": round(-mean / (1 + share) * 100, 4),
+        "call_share": round(share, 6),
     }
 
 
@@ -139,13 +167,12 @@ def bonus_exact(config: RoundConfig) -> dict[str, Any]:
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     flops = getattr(args, "simulate", None)
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {"bonus": bonus_exact(config)}}
-    if not flops:
-        if not getattr(args, "exact", False):
-            raise ValueError("restaurant-holdem: --simulate N (flops) for the main game, --exact for the bonus alone")
-        out["method"] = "exact bonus (the main game needs --simulate N)"
-        return out
     started = time.perf_counter()
-    out["method"] = "main game: exact turn and river, sampled flops per own-card class; bonus exact"
-    out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1))
+    if flops:
+        out["method"] = "main game: exact turn and river, sampled flops per own-card class; bonus exact"
+        out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1), getattr(args, "progress", nothing))
+    else:
+        out["method"] = "exact enumeration of the main game and the bonus"
+        out["bets"]["ante_call"] = exact(config)
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out

@@ -17,7 +17,9 @@ from typing import Any, Mapping, Sequence
 from controller.runtime.faults import tower_pattern
 from controller.runtime.view import MAX_RESULTS, jackpot, sign_content
 
-__all__ = ["Both", "DeviceView", "JackpotOutput", "MAX_RESULTS", "SignOutput", "TowerOutput", "tower_pattern"]
+IDLE_TICK_S = 1.0
+"""An output's own tick, when its picture does not change sooner (a failed write is tried again as often)."""
+__all__ = ["DeviceView", "JackpotOutput", "MAX_RESULTS", "SignOutput", "TowerOutput", "tower_pattern"]
 
 
 class DeviceView:
@@ -59,8 +61,18 @@ class _Ticked:
             self._handle = loop.call_soon(self._tick)
 
     def _tick(self) -> None:
-        self.driver.update(self.loop.time())
-        self._handle = self.loop.call_later(0.05, self._tick)
+        now = self.loop.time()
+        self.driver.update(now)
+        self._schedule(now)
+
+    def _schedule(self, now: float) -> None:
+        """The next tick when the driver's picture next changes (its ``deadline``), at least every second."""
+        if self._handle is None:
+            return
+        self._handle.cancel()
+        deadline = getattr(self.driver, "deadline", lambda: now + 0.05)()
+        wait = IDLE_TICK_S if deadline is None else min(max(deadline - now, 0.001), IDLE_TICK_S)
+        self._handle = self.loop.call_later(wait, self._tick)
 
     def close(self) -> None:
         if self._handle is not None:
@@ -91,6 +103,7 @@ class SignOutput(_Ticked):
         now = self.loop.time()
         self.driver.show(content, now)
         self.driver.update(now)
+        self._schedule(now)
         parts = [content.title] + [limit_text(limit, content) for limit in content.limits]
         if content.results:
             parts.append(content.results_label + " " + " ".join(
@@ -110,17 +123,6 @@ class JackpotOutput(_Ticked):
         else:
             self.driver.show(int(state["amount"]), state["state"], now)
             self.driver.update(now)
+            self._schedule(now)
             self.text = f"{state['meter']} {state['state']} {self.driver.text_at(now)}"
         self.shows += 1
-
-
-class Both:
-    """A real output and the text line the terminal shows for it (``--simulate``: the luma dummy's content)."""
-
-    def __init__(self, real: Any, stream: Any, name: str) -> None:
-        self.real, self.stream, self.name = real, stream, name
-        self.seq = 0
-
-    def show(self, state: Mapping[str, Any]) -> None:
-        self.real.show(state)
-        self.stream.write(f"  [{self.name} @{self.seq}] {self.real.text}\n")

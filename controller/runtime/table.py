@@ -190,6 +190,7 @@ class Table:
         self.memory = Memory()  # what the translator remembers between events
         self._batch: _Batch | None = None  # the write-ahead transaction of one input's intents
         self.board = ResultsBoard()  # the sign's last results, from committed outcomes
+        self.gates: list[Callable[[str, Any], str | None]] = []  # (source, event) -> why it is refused (the floor link)
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -380,6 +381,11 @@ class Table:
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
             self._commit([("refuse", self.round_no, body)])
+            return "refused"
+        gated = next((why for gate in self.gates if (why := gate(source, event))), None)
+        if gated is not None:
+            health.refused += 1
+            self._commit([("refuse", self.round_no, {"source": source, "event": event_to_json(event), "reason": gated})])
             return "refused"
         if self.pending_result is not None and isinstance(event, (Dice, Wheel)) and confirmed_by is None:
             health.refused += 1
@@ -680,10 +686,35 @@ class Table:
         self._done(records)
         return "done"
 
+    def record_meters(self, change: Callable[[Meters], list[dict[str, Any]]]) -> str:
+        """A meter change from outside the round (a linked progressive's answer, the link lost or back).
+
+        Journaled like a command's (``meter`` records, with the stored meters) before anything shows it;
+        ``done``, ``nothing`` or why it was refused.
+        """
+        if self.journal.broken:
+            return "dropped"
+        saved = self.meters.snapshot()
+        try:
+            bodies = change(self.meters)
+        except MeterRefused as exc:
+            self.meters.restore(saved)
+            return str(exc)
+        if not bodies:
+            return "nothing"
+        try:
+            records = self.journal.append([("meter", self.round_no, b) for b in bodies], self.meters.to_json())
+        except JournalError as exc:
+            self.meters.restore(saved)
+            self._journal_fault(str(exc))
+            return "dropped"
+        self._done(records)
+        return "done"
+
     # ------------------------------------------------------------------ what the outputs show
 
     def betting_open(self) -> bool:
-        return self.round_events == 0 or getattr(self.round, "betting_open", False)
+        return self.round_events == 0 or self.round.betting_open
 
     def view(self) -> dict[str, Any]:
         """The desired state of every output, from committed state only (controller/runtime/view.py)."""
