@@ -114,7 +114,10 @@ def outcome_parts(outcome: Mapping[str, Any]) -> tuple[list[str], dict[int, str]
         lines.append(f"void: {', '.join(str(v) for v in outcome['voids'])}")
     boxes: dict[int, str] = {}
     for box in outcome.get("boxes") or []:
-        seat = int(box.get("seat", box.get("box")))
+        seat_of = box.get("seat", box.get("box", box.get("player")))
+        if not isinstance(seat_of, int):
+            continue  # a layout without numbered boxes: its outcome lines say it all
+        seat = seat_of
         hands = box.get("hands")
         boxes[seat] = "; ".join(_hand(h) for h in hands) if hands else _hand(box)
     return lines, boxes
