@@ -11,15 +11,7 @@ from controller.events import CloseBets
 from controller.games.contract import Accepted
 from controller.runtime.players import players_for
 
-# Games whose rounds do not say yet while their bets are open: the tower shows "dealing" from their first
-# event. Strict: a game that learns it fails here until it leaves this list.
-NOT_YET = {"bulldog", "chinese-poker", "courchevel", "crazy-pineapple", "crazy-watermelon", "double-board-holdem",
-           "five-card-draw", "lowball", "omaha", "omaha-5", "open-face-chinese", "pineapple", "razz", "red-dog",
-           "seven-card-stud", "soko", "texas-holdem"}
-VARIANTS = [pytest.param(spec.id, v.id, id=f"{spec.id}-{v.id}",
-                         marks=[pytest.mark.xfail(strict=True, reason="the round does not declare betting_open yet")]
-                         if spec.id in NOT_YET else [])
-            for spec in games.all_games() for v in spec.variants]
+VARIANTS = [pytest.param(spec.id, v.id, id=f"{spec.id}-{v.id}") for spec in games.all_games() for v in spec.variants]
 
 
 @pytest.mark.parametrize("game,variant", VARIANTS)
