@@ -25,6 +25,7 @@ from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.control import Services
 from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -64,6 +65,7 @@ class Daemon:
         self.built: real_devices.Built | None = None
         self.device_view: DeviceView | None = None
         self.translator: Translator | None = None
+        self.exactly_once: ExactlyOnce | None = None
 
     # -- the loop
 
@@ -79,6 +81,7 @@ class Daemon:
             raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
+        self.exactly_once = ExactlyOnce(table)
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
@@ -123,7 +126,11 @@ class Daemon:
                         self.devices[name] = SimulatedPanel(name)
                 results = next((self.devices[n] for n in ("wheel", "camera")
                                 if isinstance(self.devices.get(n), SimulatedPanel)), built.camera)
+        positions = self.exactly_once.positions()  # each serial device resumes after the last frame journaled
         for name, device in self.devices.items():
+            resume = getattr(device, "resume", None)
+            if callable(resume):
+                resume(positions.get(name))
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
@@ -212,6 +219,13 @@ class Daemon:
         assert self.table is not None
         if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
             return
+        if is_delivery(raw) and self.exactly_once is not None:  # acknowledged only once journaled
+            self.exactly_once.receive(name, raw, lambda event: self._submit(name, event))
+            return
+        self._submit(name, raw)
+
+    def _submit(self, name: str, raw: object) -> None:
+        assert self.table is not None
         try:
             for item in (self.translator.expand(raw) if self.translator is not None else [raw]):
                 self.table.submit(name, item)

@@ -10,7 +10,13 @@ journal then refuses every later write until the daemon restarts.
 
 Kinds: ``start``, ``round_open``, ``event`` (an accepted input and its
 effects), ``reject`` (the game refused it), ``refuse`` (the runtime refused it:
-a latched fault), ``meter``, ``fault``, ``clear``, ``command``, ``shoe``.
+a latched fault), ``meter``, ``fault``, ``clear``, ``command``, ``shoe``,
+``link`` (a device frame that changed nothing, journaled only for its position).
+
+A device frame's position (``tag``) goes into the body of the first record of
+the transaction that holds the frame (``"link": {"device": ..., ...}``) and
+into the ``links`` table in that same transaction, so that after a crash the
+journal says exactly which frames it holds (controller/runtime/exactly_once.py).
 """
 
 from __future__ import annotations
@@ -39,6 +45,11 @@ CREATE INDEX IF NOT EXISTS records_round ON records(round, kind);
 CREATE TABLE IF NOT EXISTS meters (
     name TEXT PRIMARY KEY,
     state TEXT NOT NULL,
+    seq INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS links (
+    device TEXT PRIMARY KEY,
+    position TEXT NOT NULL,
     seq INTEGER NOT NULL
 );
 """
@@ -94,6 +105,7 @@ class Journal:
         except (sqlite3.Error, OSError) as exc:
             raise JournalError(f"{self.path}: cannot open the journal: {exc}") from None
         self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        self._tag: dict[str, Any] | None = None
 
     def close(self) -> None:
         try:
@@ -103,6 +115,15 @@ class Journal:
 
     # -- writing
 
+    def tag(self, device: str, position: Mapping[str, Any]) -> None:
+        """The next committed batch holds a frame from ``device`` at ``position``: journal the position with it."""
+        self._tag = {"device": device, **position}
+
+    def untag(self) -> bool:
+        """Drop a tag no batch took; True if there was one (nothing was journaled since ``tag``)."""
+        pending, self._tag = self._tag is not None, None
+        return pending
+
     def append(self, entries: Sequence[tuple[str, int, Mapping[str, Any]]],
                meters: Mapping[str, Mapping[str, Any]] | None = None) -> list[Record]:
         """Write ``(kind, round, body)`` entries and the meter states in one committed transaction."""
@@ -111,6 +132,11 @@ class Journal:
         seq, prev = self.last_seq, self.last_hash
         out: list[Record] = []
         rows = []
+        tag, link_seq = self._tag, 0
+        if tag is not None and entries:
+            kind, round_, body = entries[0]
+            entries = [(kind, round_, {**body, "link": tag})] + list(entries[1:])
+            link_seq = seq + 1
         for kind, round_, body in entries:
             seq += 1
             mono, wall = time.monotonic_ns(), time.time_ns()
@@ -124,6 +150,9 @@ class Journal:
             self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             for name, state in (meters or {}).items():
                 self._db.execute("INSERT OR REPLACE INTO meters VALUES (?, ?, ?)", (name, canonical(state), seq))
+            if link_seq and tag is not None:
+                self._db.execute("INSERT OR REPLACE INTO links VALUES (?, ?, ?)",
+                                 (tag["device"], canonical(tag), link_seq))
             self._db.execute("COMMIT")
         except (sqlite3.Error, OSError) as exc:
             try:
@@ -133,6 +162,8 @@ class Journal:
             self.broken = f"{self.path}: cannot commit: {exc}"
             raise JournalError(self.broken) from None
         self.last_seq, self.last_hash = seq, prev
+        if link_seq:
+            self._tag = None
         return out
 
     # -- reading
@@ -176,6 +207,14 @@ class Journal:
 
     def stored_meters(self) -> dict[str, dict[str, Any]]:
         return {name: json.loads(state) for name, state, _ in self._db.execute("SELECT name, state, seq FROM meters")}
+
+    def link_positions(self) -> dict[str, tuple[dict[str, Any], int]]:
+        """Device -> (its last journaled frame position, the record that holds it)."""
+        try:
+            rows = self._db.execute("SELECT device, position, seq FROM links").fetchall()
+        except sqlite3.Error:
+            return {}  # a journal written before positions were kept
+        return {device: (json.loads(position), seq) for device, position, seq in rows}
 
     def set_query_only(self, on: bool = True) -> None:
         """Make every later write fail as on a read-only disk (the fault tests use this)."""
