@@ -15,21 +15,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
+from pathlib import Path
+
+from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
+from controller.runtime import integrity
+from controller.runtime.audit import replay_rounds
 from controller.runtime.control import Services
 from controller.runtime.device_outputs import Both, DeviceView
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
+from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
+from controller.runtime.statefile import SealedState
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
 from controller.runtime.translate import Translator, button_actions, progressive_spot
@@ -66,6 +74,8 @@ class Daemon:
         self.device_view: DeviceView | None = None
         self.translator: Translator | None = None
         self.exactly_once: ExactlyOnce | None = None
+        self.sealed: SealedState | None = None
+        self.stop_reason = "stopped"
 
     # -- the loop
 
@@ -79,11 +89,12 @@ class Daemon:
             built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed)
         except real_devices.StartProblem as exc:
             raise StartError(str(exc)) from None
-        table = Table.open(self.config, self.lookup)
+        table = self._open_table()
         self.table = table
         self.exactly_once = ExactlyOnce(table)
         services = Services(self)
-        services.check_code()  # before the table opens: a changed install latches code_digest
+        if not any(f.kind == "integrity" for f in table.faults.values()):
+            services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
         spec, variant = self.config.spec, self.config.round_config.variant
         camera = self.config.devices.get("camera")
@@ -134,7 +145,7 @@ class Daemon:
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(sig, self.stopped.set)
+                loop.add_signal_handler(sig, self._signalled, sig.name)
             except (NotImplementedError, RuntimeError):
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
@@ -177,9 +188,43 @@ class Daemon:
                 if closer is not None:
                     closer()
             services.stop()
+            self._stop_record(table)
             table.journal.close()
             self.stream.flush()
         return 0
+
+    def _open_table(self) -> Table:
+        """The journal checked before play (controller/runtime/integrity.py); on any break, a table that takes
+        no input, with ``integrity`` latched naming the first bad record, that stays up for the technician."""
+        opened = integrity.open_journal(Path(self.config.journal_path), self.config.table_id,
+                                        lambda journal, since: replay_rounds(journal, self.lookup or games.load_game,
+                                                                             since))
+        problem = opened.problem
+        if problem is None:
+            try:
+                table = Table.open(self.config, self.lookup, journal=opened.journal)
+                self.sealed = opened.state
+                return table
+            except Exception as exc:  # a record the recovery cannot read: the chain was good, its meaning is not
+                problem = f"the journal cannot be recovered: {exc!r}"
+                opened.journal.broken = f"integrity: {problem}"
+        table = Table(self.config, opened.journal, self.lookup)
+        name = integrity.fault_name(problem)  # integrity.record_17: the sign, the console and the log name it
+        table.faults[name] = Fault(name, problem, 0)
+        log(logging.CRITICAL, "fault latched", fault=name, text=problem, journaled=False)
+        self.stream.write(f"#- FAULT latched: {name}: {problem}\n")
+        return table
+
+    def _stop_record(self, table: Table) -> None:
+        """A clean stop is journaled (a crash leaves none), and the sealed state is flushed to the disk."""
+        if table.journal.broken:
+            return
+        table._commit([("stop", table.round_no, {"pid": os.getpid(), "reason": self.stop_reason})])
+        if self.sealed is not None:
+            try:
+                self.sealed.write(flush=True)
+            except OSError as exc:
+                log(logging.ERROR, "state file not written at stop", error=str(exc))
 
     async def _guard(self, name: str, job: Callable[[], Any]) -> None:
         """Run a task; if it fails, log it and restart it after a pause (the table itself is unaffected)."""
@@ -194,6 +239,11 @@ class Daemon:
                 import traceback
                 traceback.print_exc()
                 await asyncio.sleep(1.0)
+
+    def _signalled(self, name: str) -> None:
+        self.stop_reason = name
+        if self.stopped is not None:
+            self.stopped.set()
 
     def _check_drivers(self) -> None:
         """A synthetic camera needs --simulate (refused in one line); a table of stand-ins only is simulated."""
@@ -245,6 +295,7 @@ class Daemon:
             answer = self.table.command(cmd)
             log(logging.INFO, "command", command=cmd.name, by=cmd.by, answer=answer)
             if cmd.name == "stop" and self.stopped is not None:
+                self.stop_reason = f"stop command by {cmd.by}"
                 self.stopped.set()
 
     async def _watch(self) -> None:
@@ -274,6 +325,7 @@ class Daemon:
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:
+            self.stop_reason = f"{self.rounds} rounds played (--rounds)"
             self.stopped.set()
 
     def health(self) -> Mapping[str, Any]:

@@ -14,6 +14,9 @@ from typing import Iterable
 # kind -> (what it means, what it stops, tower pattern)
 KINDS: dict[str, tuple[str, str, str]] = {
     "journal": ("the journal cannot commit (disk full, read-only, broken)", "all input", "red on, buzzer"),
+    "integrity": ("the journal failed its check at start (a record edited, missing, forged or cut off, or the "
+                  "journal, its key or its sealed state missing); the fault names the first bad record",
+                  "all input", "red on, buzzer"),
     "code_digest": ("the installed code differs from its stored digest (power-up self-check)", "all input",
                     "red on, buzzer"),
     "replay_mismatch": ("the open round could not be rebuilt from the journal", "all input", "red on, buzzer"),
@@ -52,7 +55,7 @@ class Fault:
         return parts[1] if len(parts) == 2 else None
 
     def stops_all(self) -> bool:
-        return self.kind in ("journal", "replay_mismatch", "code_digest", "maintenance")
+        return self.kind in ("journal", "integrity", "replay_mismatch", "code_digest", "maintenance")
 
     def stops_source(self, source: str) -> bool:
         return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",

@@ -180,8 +180,12 @@ class Table:
     @classmethod
     def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] | None = None,
              journal: Journal | None = None) -> "Table":
-        """Open (or create) the journal and rebuild the table from it."""
-        table = cls(config, journal or Journal(config.journal_path), lookup)
+        """Open (or create) the journal and rebuild the table from it (without ``journal``: signing and sealed,
+        unchecked; the daemon checks it first, controller/runtime/integrity.py)."""
+        if journal is None:
+            from controller.runtime.integrity import sealed_journal
+            journal = sealed_journal(config.journal_path, config.table_id)
+        table = cls(config, journal, lookup)
         table._recover()
         return table
 
