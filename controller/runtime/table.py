@@ -25,6 +25,8 @@ from controller.events import Dice, Void, Wheel, describe, event_from_json, even
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
+from controller.cards import Card
+from controller.runtime.composition import ShoeComposition
 from controller.runtime.faults import Fault, tower_state
 from controller.runtime.interfaces import Command, translate
 from controller.runtime.journal import Journal, JournalError, Record
@@ -171,6 +173,7 @@ class Table:
         self.shoe_no = 1
         self.shoe_cards = 0
         self.cut_card = False
+        self.composition = ShoeComposition.for_options(config.round_config.options)  # controller/runtime/composition.py
         self.pending_result: PendingResult | None = None  # rebuilt from the journal's `pending` records on a restart
         self.recovered: dict[str, Any] = {}
         self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
@@ -247,6 +250,10 @@ class Table:
         for record in j._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' ORDER BY seq DESC LIMIT 1"):
             self.shoe_no, shoe_from = record.body["shoe"], record.seq
         self.shoe_cards = j.count_cards_since(shoe_from)
+        self.composition.new_shoe(self.shoe_no)
+        self.composition.rebuild(r.body["event"]["card"] for r in j.records(since=shoe_from, kinds=("event", "reject",
+                                                                                                     "refuse"))
+                                 if r.body.get("event", {}).get("type") == "card" and "misdeal" not in r.body)
         self.cut_card = bool(last_shoe and last_shoe.body.get("note") == "cut_card")
         # meters opened for the first time; mismatches stop their progressive
         meter_bodies = self.meters.open_missing()
@@ -337,11 +344,23 @@ class Table:
                               f"(confirm_result, or void the {'spin' if isinstance(event, Wheel) else 'throw'})"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
+        card = getattr(event, "card", None) if type(event).__name__ == "CardOut" else None
+        if isinstance(card, Card):  # the shoe's composition: a card this shoe cannot hold is a misdeal
+            misdeal = self.composition.refuse(card)
+            if misdeal is not None:
+                health.refused += 1
+                log(logging.WARNING, "misdeal", source=source, card=str(card), reason=misdeal)
+                self._commit([("refuse", self.round_no, {"source": source, "event": event_to_json(event),
+                                                         "reason": misdeal, "misdeal": True})])
+                return "refused"
         saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
         answer = self.round.apply(event)
+        shoe_count = self.composition.take(card) if isinstance(card, Card) else None
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
+            if shoe_count is not None:
+                body["shoe"] = shoe_count
             log(logging.INFO, "rejected", source=source, event=describe(event), reason=answer.reason)
             self._commit([("reject", self.round_no, body)], rejected=True)
             return "rejected"
@@ -359,6 +378,8 @@ class Table:
         effects = [effect_json(e) for e in answer.effects]
         event_body = {"source": source, "event": event_to_json(event), "effects": effects,
                       "complete": self.round.complete}
+        if shoe_count is not None:
+            event_body["shoe"] = shoe_count  # shoe number, cards out, copies of this card out
         if confirmed_by is not None:
             event_body["confirmed_by"] = confirmed_by
         entries.append(("event", self.round_no, event_body))
@@ -557,6 +578,7 @@ class Table:
             log(logging.WARNING, "fault cleared", fault=name, by=cmd.by)
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
+            self.composition.new_shoe(self.shoe_no)
         self._apply_fault_stops()
         self._done(records)
         return "done"
