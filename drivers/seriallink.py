@@ -53,6 +53,14 @@ class LinkFault:
 
 
 @dataclass(frozen=True, slots=True)
+class SequenceGap:
+    """A device skipped a frame number: a frame (a card) may be missing. Not a link outage (the link is up and
+    the frame after the gap is delivered): the runtime latches it for a supervisor to look at the coup."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class LinkRestored:
     """The device answers again after a ``LinkFault``."""
 

@@ -72,6 +72,8 @@ class Translator:
             return Translated(fault="link_down", text=f"{part}: {reason}")
         if kind in ("LinkRestored", "DeviceRecovered"):
             return self._recovered(f"link_down.{source}", str(getattr(raw, "device", source)), source)
+        if kind == "SequenceGap":  # a frame may be missing: latched for a supervisor, not a self-clearing outage
+            return Translated(fault="device_fault", text=str(getattr(raw, "reason", "sequence gap")))
         if kind == "Jam":
             return Translated(fault="device_fault", text=f"{source} jammed: {getattr(raw, 'detail', '')}".rstrip(": "))
         if kind == "Tamper":

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from drivers.seriallink import Emit, PortRunner, SequenceGate, UnknownFrame
+from drivers.seriallink import Emit, PortRunner, SequenceGap, SequenceGate, UnknownFrame
 from drivers.shoe import events
 from drivers.shoe.protocol import Frame, FrameParser, Garbage, encode
 
@@ -188,8 +188,8 @@ class ShoeLink(PortRunner):
             event = UnknownFrame(t, frame.payload)
         if verdict == "gap":
             self._gaps += 1
-            self.emit(events.LinkFault(f"{self.kind} sequence gap: expected {expected:02X}, "
-                                       f"got {frame.seq:02X}; a frame may be missing"))
+            self.emit(SequenceGap(f"{self.kind} sequence gap: expected {expected:02X}, "
+                                  f"got {frame.seq:02X}; a frame may be missing"))
         self._delivered += 1
         seq = frame.seq
 
