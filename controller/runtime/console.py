@@ -59,6 +59,7 @@ class Reply:
     prompt: str = ""
     echo: bool = True  # False while a PIN is typed
     closed: bool = False
+    check: "Callable[[], bool] | None" = None  # a PIN check to run off the loop, then ``ConsoleSession.checked``
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,8 @@ class ConsoleSession:
     _last_activity: float = 0.0
     _closed: bool = field(default=False)
     _dialog: Dialog | None = None
+    defer_checks: bool = False  # the transports run the scrypt check in a worker thread (Reply.check)
+    _checking: tuple[str, ConsoleUser | None] | None = None
 
     @property
     def in_dialog(self) -> bool:
@@ -297,6 +300,8 @@ class ConsoleSession:
         if idle is not None:
             return idle
         text = line.strip()
+        if self._checking is not None:
+            return Reply(("Checking the PIN: a moment, then type again.",), "")
         if len(text) > MAX_LINE:
             self._pending_name = None
             return Reply((f"That line is {len(text):,} characters long; a console line is at most {MAX_LINE:,}: "
@@ -353,7 +358,20 @@ class ConsoleSession:
             self._audit_failure(name, f"login refused (too many tries at once) on {self.source}", now)
             return Reply(("Too many login attempts at this table: wait a few seconds, then try again.",), "login: ")
         user = self.users.get(name)
-        if check_login(text, user):  # an unknown name costs the same dummy check: it answers in the same time
+        if self.defer_checks:  # the transport runs the check in a worker thread and hands the answer back
+            self._checking = (name, user)
+            return Reply((), "", echo=False, check=lambda pin=text, who=user: check_login(pin, who))
+        return self._after_check(name, user, check_login(text, user), now)
+
+    def checked(self, ok: bool, now: float) -> Reply:
+        """The answer of a deferred PIN check (``Reply.check``), on the loop."""
+        if self._checking is None:
+            return Reply((), self.prompt)
+        (name, user), self._checking = self._checking, None
+        return self._after_check(name, user, ok, now)
+
+    def _after_check(self, name: str, user: ConsoleUser | None, ok: bool, now: float) -> Reply:
+        if ok:  # an unknown name costs the same dummy check: it answers in the same time
             assert user is not None
             self.lockout.succeeded(name)
             self.user = user

@@ -39,6 +39,7 @@ class ConsoleHost:
 
     def session(self, source: str) -> ConsoleSession:
         session = ConsoleSession(self.users, self.control, self.lockout, self.idle_seconds, source)
+        session.defer_checks = True  # scrypt in a worker thread: the loop never waits for a PIN check
         self.sessions[id(session)] = session
         return session
 
@@ -98,6 +99,9 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
                 if not raw:
                     break
                 reply = session.feed(raw.decode("utf-8", "replace"), host.clock())
+                if reply.check is not None:
+                    ok = await asyncio.get_running_loop().run_in_executor(None, reply.check)
+                    reply = session.checked(ok, host.clock())
                 writer.write(render(reply).encode())
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
@@ -194,6 +198,11 @@ class SerialConsole:
             self._show(self.session.feed(line, self.host.clock()))
 
     def _show(self, reply: Reply) -> None:
+        if reply.check is not None:  # the PIN check in a worker thread; its answer comes back on the loop
+            future = self.loop.run_in_executor(None, reply.check)
+            future.add_done_callback(lambda f: self._show(self.session.checked(
+                bool(f.result()) if not f.cancelled() and f.exception() is None else False, self.host.clock())))
+            return
         self.editor.echo = reply.echo
         self._send(render(reply, "\r\n"))
 

@@ -204,3 +204,16 @@ def test_a_flood_of_2000_attempts_leaves_the_journal_small_and_the_loop_responsi
     assert any("more failed or refused logins not journaled one by one" in r.body["what"]
                for r in journal.records(kinds=("console",)))
     assert figures["journal_growth_bytes"] < 50_000
+
+
+def test_the_pin_check_is_handed_to_a_worker_thread_by_the_transports() -> None:
+    from controller.runtime.console_server import ConsoleHost
+
+    host = ConsoleHost({"eva": ConsoleUser("eva", "technician", hash_pin("2468"))}, FakeControl(), lambda: 5.0)
+    session = host.session("socket")
+    session.start(0.0)
+    session.feed("eva", 5.0)
+    reply = session.feed("2468", 5.0)
+    assert reply.check is not None and reply.lines == ()  # nothing decided on the loop yet
+    assert "Checking the PIN" in session.feed("status", 5.0).lines[0]  # typed meanwhile: not taken
+    assert "Welcome, eva" in session.checked(reply.check(), 5.0).lines[0]
