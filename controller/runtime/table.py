@@ -544,6 +544,11 @@ class Table:
                 cleared = names
                 entries.append(("clear", self.round_no, {"names": names, "by": cmd.by,
                                                          "reason": str(cmd.args.get("reason", ""))}))
+                if "replay_mismatch" in names:  # the round that did not replay is void: play goes on in a new one
+                    entries.append(("round_open", self.round_no + 1, {
+                        **config_json(self.config.round_config), "carried": [],
+                        "voided": {"round": self.round_no, "by": cmd.by,
+                                   "reason": "replay_mismatch cleared: the round that did not replay is void"}}))
             elif cmd.name == "confirm_jackpot":
                 meter = cmd.args.get("meter") or next((n for n, _ in self.meters.pending()), None)
                 if meter is None:
@@ -576,6 +581,10 @@ class Table:
         for name in cleared:
             self.faults.pop(name, None)
             log(logging.WARNING, "fault cleared", fault=name, by=cmd.by)
+        if "replay_mismatch" in cleared:
+            self.round_no += 1
+            self.round = self.config.spec.new_round(self.config.round_config, ())
+            self.round_spec, self.round_events, self.last_prompt, self.pending_result = self.config.spec, 0, None, None
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
             self.composition.new_shoe(self.shoe_no)
