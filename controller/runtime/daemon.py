@@ -204,6 +204,8 @@ class Daemon:
             try:
                 table = Table.open(self.config, self.lookup, journal=opened.journal)
                 self.sealed = opened.state
+                if opened.state is not None:
+                    opened.journal.on_commit = self._follow_head(opened.state)
                 return table
             except Exception as exc:  # a record the recovery cannot read: the chain was good, its meaning is not
                 problem = f"the journal cannot be recovered: {exc!r}"
@@ -215,12 +217,30 @@ class Daemon:
         self.stream.write(f"#- FAULT latched: {name}: {problem}\n")
         return table
 
+    def _follow_head(self, state: SealedState) -> Callable[[int, str], None]:
+        """The sealed state follows the journal's head just after each commit, on the loop, once the commit's
+        effects are out (the state may lag the journal after a crash, never lead it); a burst of commits is
+        one write."""
+        head: list[tuple[int, str]] = []
+
+        def write() -> None:
+            if head:
+                state.advance(*head.pop())
+                head.clear()
+
+        def follow(seq: int, digest: str) -> None:
+            if not head:
+                self.loop.call_soon(write)
+            head[:] = [(seq, digest)]
+        return follow
+
     def _stop_record(self, table: Table) -> None:
         """A clean stop is journaled (a crash leaves none), and the sealed state is flushed to the disk."""
         if table.journal.broken:
             return
         table._commit([("stop", table.round_no, {"pid": os.getpid(), "reason": self.stop_reason})])
         if self.sealed is not None:
+            self.sealed.data["head"] = {"seq": table.journal.last_seq, "hash": table.journal.last_hash}
             try:
                 self.sealed.write(flush=True)
             except OSError as exc:
