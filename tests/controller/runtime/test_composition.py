@@ -32,7 +32,8 @@ def test_a_whole_shoe_is_taken_and_one_card_more_of_a_kind_is_a_misdeal(tmp_path
     assert table.submit("shoe", CardOut(parse_card("As"))) == "refused"  # the (decks + 1)th ace of spades
     record = list(table.journal.records(since=before))[-1]
     assert record.kind == "refuse" and record.body["misdeal"] is True
-    assert f"MISDEAL: a {decks + 1}th As came out of shoe 1, and {decks} decks hold only {decks}" in record.body["reason"]
+    words = f"MISDEAL: a {decks + 1}th As came out of shoe 1, and {decks} decks hold only {decks}"
+    assert words in record.body["reason"]
     assert Terminal.line(record).startswith("REFUSE card As: MISDEAL")  # what the croupier sees
     last = next(r for r in table.journal.records(kinds=("event", "reject"), since=before - 3))
     assert last.body["shoe"]["no"] == 1 and last.body["shoe"]["cards"] >= 52 * decks - 2  # the count is journaled

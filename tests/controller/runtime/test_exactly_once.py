@@ -266,7 +266,8 @@ def wheel_session(tmp_path: Path, kills: int, spins: int, seed: int) -> dict[str
 
     def numbers() -> list[int]:
         return [r.body["event"]["number"] for r in journal_rows(
-            journal, lambda r: r.kind in ("event", "reject", "refuse") and r.body.get("event", {}).get("type") == "wheel")]
+            journal, lambda r: r.kind in ("event", "reject", "refuse")
+            and r.body.get("event", {}).get("type") == "wheel")]
     spun: list[int] = []
     stop = threading.Event()
 

@@ -119,7 +119,8 @@ def edit_body(pick: Callable[[Path], int], change: Callable[[dict], None], rehas
             rewrite(folder, all_rows, key.sign_record if key else None)
         else:
             conn = db(folder)
-            conn.execute("UPDATE records SET body = ? WHERE seq = ?", (next(r[5] for r in all_rows if r[0] == seq), seq))
+            body = next(r[5] for r in all_rows if r[0] == seq)
+            conn.execute("UPDATE records SET body = ? WHERE seq = ?", (body, seq))
             conn.close()
     return apply
 
