@@ -5,4 +5,6 @@ set -eu
 cd "$(dirname "$0")"
 TABLECTL_EXTRAS="dev,vision,displays"
 . ./tools/venv.sh
+# Guardrails first: ruff, then mypy (tools/typecheck.sh says which modules are strict); a finding stops the run.
+sh tools/typecheck.sh
 exec .venv/bin/python -m pytest "$@"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -81,7 +82,7 @@ KIND_COLOURS = {"bus": (90, 140, 230), "buttons": (240, 200, 40), "tower": (230,
                 "presence": (60, 200, 200), "progressive": (200, 110, 230), "expanders": (160, 160, 160)}
 
 
-def header_picture(config) -> "Image.Image":
+def header_picture(config: Any) -> Any:
     """The 40-pin header seen from above (pin 1 top left), each used pin coloured and labelled."""
     from PIL import Image, ImageDraw, ImageFont
 

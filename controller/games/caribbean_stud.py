@@ -20,6 +20,7 @@ from controller.games.contract import (
     ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Reject, RoundConfig, Settlement, SpotSpec,
     VariantSpec, settle_fixed,
 )
+from controller.games.contract import ReaderSpec
 from controller.hands.high import best_high
 from controller.hands.qualifiers import ace_king_or_better
 from controller.money import Odds
@@ -77,7 +78,8 @@ class CaribbeanStudRound(BankedPokerRound):
 
     @property
     def table(self) -> Mapping[str, Any]:
-        return self.config.paytable[self.config.variant]
+        table: Mapping[str, Any] = self.config.paytable[self.config.variant]
+        return table
 
     def _first_plan(self, boxes: Sequence[int]) -> list[int]:
         return one_at_a_time(boxes, 5, dealer=True)  # 003 "Uddeling af kort" 2-3
@@ -219,6 +221,9 @@ SPEC = GameSpec(
         ActionSpec("raise", "play on: a bet of twice the ante is placed (003 rule 2.c.ii)"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    progressive_spots=("progressive",),
+    strategy="poker",
     new_round=lambda config, carried: CaribbeanStudRound(config, carried),
     paytable_file="caribbean-stud.toml",
     interpretations=(

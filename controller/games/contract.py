@@ -259,8 +259,38 @@ class RoundConfig:
 
 
 @dataclass(frozen=True)
+class ReaderSpec:
+    """What reads the game's result at the table: ``kind`` ``shoe`` (cards out of the shoe), ``wheel`` (the
+    winning number, from a wheel reader or the camera over the wheel) or ``dice`` (the camera over the throw
+    area: ``count`` dice, of ``colors`` where the game tells them apart; empty: any)."""
+
+    kind: str
+    count: int | None = None
+    colors: tuple[str, ...] = ()
+
+    @property
+    def camera(self) -> str | None:
+        """What a camera reads at this game's table: ``dice``, ``roulette`` (the wheel), or None."""
+        return {"dice": "dice", "wheel": "roulette"}.get(self.kind)
+
+
+ResultMark = tuple[str, "str | None"]
+"""One outcome on a results board (the LED sign's last results): its text and its colour (or None)."""
+
+TABLE_ACTIONS = ("close_bets", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe")
+"""Button actions every game takes (the table's own); a game's declared actions come on top."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """A game declared as data, plus the one constructor of its rounds."""
+    """A game declared as data, plus the one constructor of its rounds.
+
+    What the runtime looks up is declared here too: ``reader`` (what reads the result), ``result_mark`` (the
+    outcome on a results board), ``progressive_spots`` (the spots a progressive slot bets on), the button
+    actions it takes by default (``takes_button_action``) and ``strategy`` (the simulated table's virtual
+    players, by family name: controller/runtime/players.py). ``docs_page`` is the game's page under docs/games/
+    (``<id>.md`` unless a family of games shares one page).
+    """
 
     id: str
     name: str
@@ -274,6 +304,28 @@ class GameSpec:
     paytable_file: str | None = None
     interpretations: tuple[str, ...] = ()
     validate: Callable[[RoundConfig], None] | None = None  # raises ValueError on an illegal table set-up
+    reader: ReaderSpec | None = None
+    result_mark: Callable[[Mapping[str, Any]], ResultMark | None] | None = None
+    progressive_spots: tuple[str, ...] = ()
+    strategy: str | None = None
+    docs_page: str | None = None
+
+    @property
+    def page(self) -> str:
+        """The file name of the game's page under docs/games/."""
+        return self.docs_page or f"{self.id}.md"
+
+    def takes_button_action(self, action: str) -> bool:
+        """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own
+        actions, the game's declared actions, and ``confirm`` where a camera's unsure result can be held."""
+        return (action in TABLE_ACTIONS or any(a.name == action for a in self.actions)
+                or (action == "confirm" and self.reader is not None and self.reader.camera is not None))
+
+    def mark(self, outcome: Mapping[str, Any]) -> ResultMark | None:
+        """The outcome on a results board, or None (a void, or a game without a board mark)."""
+        if self.result_mark is None or outcome.get("void"):
+            return None
+        return self.result_mark(outcome)
 
     def variant(self, variant_id: str) -> VariantSpec:
         for v in self.variants:
@@ -363,6 +415,13 @@ class Round(ABC):
             return Rejected(rejection.reason)
         return Accepted(effects)
 
+    def copy(self) -> "Round":
+        """An independent copy of the round: events applied to it leave this one as it is (the table applies an
+        event to a copy and keeps the copy once the event is journaled)."""
+        twin = copy.copy(self)
+        twin._restore(self._snapshot())
+        return twin
+
     def _snapshot(self) -> dict[str, Any]:
         config = self.__dict__.get("config")
         state = {k: v for k, v in self.__dict__.items() if k != "config"}
@@ -394,6 +453,12 @@ class Round(ABC):
     @abstractmethod
     def settlements(self) -> Sequence[Settlement]:
         """Every settlement made so far, in order."""
+
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        """The [minimum, maximum] of one stake on ``spot`` as this round reads its limits (None: no maximum);
+        here the table's ``limits`` option, which games with rules of their own override."""
+        limits = self.config.get("limits") or {}
+        return (limits[spot][0], limits[spot][1]) if spot in limits else (0, None)
 
     def closed_reason(self, event: Event) -> str:
         """Why an event after the end of the round is refused (a game may say more)."""

@@ -40,7 +40,7 @@ class LayoutRules(ABC):
         self.config = config
         self.table = self.build_table()
 
-    def __deepcopy__(self, memo: dict) -> "LayoutRules":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "LayoutRules":
         return self  # immutable once built
 
     @abstractmethod
@@ -128,6 +128,9 @@ class LayoutRound(Round):
         self.__dict__.update(saved)
 
     # -- bets
+
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        return self.rules.limit(self.rules.table.shape(spot))
 
     def _place(self, bet: Bet) -> Iterable[Effect]:
         if not self.betting_open:

@@ -13,6 +13,7 @@ Plain text, 80 columns, no colours: it works on any serial terminal.
 
 from __future__ import annotations
 
+import functools
 import math
 import shlex
 import textwrap
@@ -36,6 +37,7 @@ class TableControl(Protocol):
     def jackpot(self) -> list[str]: ...
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]: ...
     def jackpot_confirm(self, meter: str, who: str) -> list[str]: ...
+    def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]: ...
     def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
     def faults(self) -> list[str]: ...
     def clear_fault(self, name: str, who: str) -> list[str]: ...
@@ -118,7 +120,7 @@ def _sub(args: list[str], choices: tuple[str, ...], default: str | None = None) 
 
 
 def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
-    what = _sub(args, ("show", "correct", "confirm"), "show")
+    what = _sub(args, ("show", "correct", "confirm", "day-end"), "show")
     if what == "show":
         return session.control.jackpot()
     if session.user is None or session.user.role != "supervisor":
@@ -127,6 +129,10 @@ def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
         if len(args) != 2:
             raise Refused("usage: jackpot confirm METER")
         return session.control.jackpot_confirm(args[1], session.user.name)
+    if what == "day-end":
+        if len(args) != 3:
+            raise Refused("usage: jackpot day-end DROP_METER JACKPOT_METER")
+        return session.control.jackpot_day_end(args[1], args[2], session.user.name)
     if len(args) < 4 or not args[2].lstrip("-").isdigit():
         raise Refused("usage: jackpot correct METER AMOUNT REASON... (AMOUNT in minor units)")
     return session.control.jackpot_correct(args[1], int(args[2]), " ".join(args[3:]), session.user.name)
@@ -210,7 +216,8 @@ _COMMAND_LIST = (
     Command("history", "history [N]", "the last N rounds (default 10)", None, False,
             lambda s, a: s.control.history(_count(a, 10))),
     Command("limits", "limits", "table limits per spot", None, False, lambda s, a: s.control.limits()),
-    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter", None,
+    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter; "
+            "day-end D J adds the day's drop D to J", None,
             False, _jackpot),
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
     Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
@@ -223,7 +230,7 @@ _COMMAND_LIST = (
     Command("logout", "logout", "end this session", None, False, lambda s, a: []),
 )
 COMMANDS: Mapping[str, Command] = {c.name: c for c in _COMMAND_LIST}
-PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("faults", "clear")}
+PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("jackpot", "day-end"), ("faults", "clear")}
 
 
 def wrap(lines: list[str]) -> tuple[str, ...]:
@@ -360,7 +367,7 @@ class ConsoleSession:
         user = self.users.get(name)
         if self.defer_checks:  # the transport runs the check in a worker thread and hands the answer back
             self._checking = (name, user)
-            return Reply((), "", echo=False, check=lambda pin=text, who=user: check_login(pin, who))
+            return Reply((), "", echo=False, check=functools.partial(check_login, text, user))
         return self._after_check(name, user, check_login(text, user), now)
 
     def checked(self, ok: bool, now: float) -> Reply:

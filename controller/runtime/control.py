@@ -14,6 +14,7 @@ notification and watchdog, pinged only while ``Daemon.health()`` is ok.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from controller import __version__
+from controller.money import format_amount
 from controller.runtime.audit import verify
 from controller.runtime.auth import ConsoleUser
 from controller.runtime.console_selftest import SelftestDialog
@@ -64,14 +66,6 @@ def login_history(table: "Table | None", seconds: float) -> list[tuple[str, floa
         elif what.startswith("login as"):
             out.append((who, age, "ok"))
     return out
-
-
-def _money(amount: int, minor: int) -> str:
-    if minor <= 1:
-        return str(amount)
-    digits = len(str(minor - 1))
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
 
 
 class DaemonControl:
@@ -144,8 +138,8 @@ class DaemonControl:
     def limits(self) -> list[str]:
         config = self.daemon.config
         limits = config.round_config.get("limits", {}) or {}
-        lines = [f"{spot}: {_money(low, config.minor_unit)} to "
-                 f"{_money(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
+        lines = [f"{spot}: {format_amount(low, config.minor_unit)} to "
+                 f"{format_amount(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
                  for spot, (low, high) in limits.items()]
         return lines or ["no per-spot limits configured (the game's own rules apply)"]
 
@@ -155,7 +149,7 @@ class DaemonControl:
         lines = []
         for name, state in meters.items():
             extra = ", ".join(f"{k} {v}" for k, v in state.items() if k != "value")
-            lines.append(f"{name}: {_money(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
+            lines.append(f"{name}: {format_amount(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
         return lines or ["no jackpot meters at this table"]
 
     def faults(self) -> list[str]:
@@ -200,6 +194,9 @@ class DaemonControl:
 
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]:
         return self._run("correct_meter", {"meter": meter, "value": amount, "reason": reason}, who)
+
+    def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]:
+        return self._run("day_end", {"meter": drop, "into": into}, who)
 
     def jackpot_confirm(self, meter: str, who: str) -> list[str]:
         return self._run("confirm_jackpot", {"meter": meter}, who)
@@ -298,7 +295,7 @@ class Services:
             if socket_path:
                 try:
                     server = await serve_unix(host, str(socket_path))
-                    self._closers.append(lambda p=str(socket_path): _unlink(p))  # closers run last-first
+                    self._closers.append(functools.partial(_unlink, str(socket_path)))  # closers run last-first
                     self._closers.append(server.close)
                 except OSError as exc:
                     log(logging.ERROR, "console socket unavailable", path=str(socket_path), error=str(exc))

@@ -30,7 +30,7 @@ from controller.runtime import devices as real_devices
 from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.device_outputs import Both
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
@@ -40,7 +40,6 @@ from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.statefile import SealedState
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
-from controller.runtime.translate import Translator, button_actions, progressive_spot
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -71,8 +70,6 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
-        self.device_view: DeviceView | None = None
-        self.translator: Translator | None = None
         self.exactly_once: ExactlyOnce | None = None
         self.sealed: SealedState | None = None
         self.stop_reason = "stopped"
@@ -96,17 +93,9 @@ class Daemon:
         if not any(f.kind == "integrity" for f in table.faults.values()):
             services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
-        spec, variant = self.config.spec, self.config.round_config.variant
-        camera = self.config.devices.get("camera")
-        fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
-        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
-                                     progressive_spot(spec, variant), fail_limit)
-        table.translate = self.translator
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
-        self.device_view = DeviceView(table)
-        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
             real = built.outputs.get(name)
@@ -297,8 +286,7 @@ class Daemon:
     def _submit(self, name: str, raw: object) -> None:
         assert self.table is not None
         try:
-            for item in (self.translator.expand(raw) if self.translator is not None else [raw]):
-                self.table.submit(name, item)
+            self.table.submit(name, raw)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
             log(logging.ERROR, "input failed", source=name, error=repr(exc))
             self.table.health.setdefault(name, SourceHealth()).dropped += 1
@@ -330,18 +318,17 @@ class Daemon:
                     ok = bool(device.health().get("ok", False))
                 except Exception:
                     ok = False
-                if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
+                stopping = self.stopped is not None and self.stopped.is_set()
+                if not ok and f"device_silent.{name}" not in self.table.faults and not stopping:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
-        view = table.view()
-        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
-        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
+        view = table.view()  # the one view; each output renders its part (controller/runtime/view.py)
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
             if isinstance(slot.output, (TextOutput, Both)):
                 slot.output.seq = seq
-            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
+            slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:

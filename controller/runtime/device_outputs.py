@@ -1,131 +1,46 @@
-"""The table's committed state as the real displays show it: tower pattern, sign content, jackpot display.
-
-``DeviceView`` is a table listener: it sees only committed records (the
-write-ahead guarantee of Table.submit), keeps the last results the sign
-shows, and computes each output's desired state:
-
-- ``tower``: a pattern name of drivers/gpio/tower.py (``tower_pattern``);
-- ``sign``: a ``SignContent`` (game name, minimum and maximum per spot, last
-  results: roulette numbers with their colours, dice throws, Punto Banco
-  winners). The mapping from a game's outcome to what the sign shows lives
-  here, in the controller: the drivers know no games;
-- ``jackpot_display``: the first meter's value and state (``ok``, ``pending``
-  while a hit waits, ``untrusted`` when the meter is stopped by a fault or
-  the journal cannot commit).
+"""The real displays: the tower light, the LED sign and the jackpot display, each rendering its part of the
+table's one view (controller/runtime/view.py, ``Table.view``).
 
 ``TowerOutput``, ``SignOutput`` and ``JackpotOutput`` are ``Output``s (see
-interfaces.py) that hand that state to the driver objects; each keeps a short
-text of what it shows for the terminal and the tests.
+interfaces.py) that hand their part of the view to the driver objects
+(``tower``: ``{"pattern"}``; ``sign``: ``{"content"}``; ``jackpot_display``:
+``{"meter", "amount", "state"}``); each keeps a short text of what it shows
+for the terminal and the tests. ``DeviceView`` is the same view, read the way
+the real outputs read it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from typing import Any, Mapping, Sequence
 
-from controller.runtime.faults import SELF_CLEARING
+from controller.runtime.faults import tower_pattern
+from controller.runtime.view import MAX_RESULTS, jackpot, sign_content
 
-MAX_RESULTS = 10
-WINNER_MARK = {"punto": "P", "banco": "B", "tie": "T"}
-
-
-def tower_pattern(table: Any) -> str:
-    """The tower pattern for the table's committed state (legend: docs/devices/tower-light.md)."""
-    faults = list(table.faults.values())
-    if any(f.kind not in SELF_CLEARING + ("maintenance",) for f in faults):
-        return "latched_fault"
-    if any(f.kind == "maintenance" for f in faults):
-        return "maintenance"
-    if faults:
-        return "device_fault"
-    if table.meters.pending():
-        return "jackpot_pending"
-    if getattr(table, "pending_result", None) is not None:
-        return "result_pending"
-    if table.round_events == 0:
-        return "idle"
-    if table.betting_open():
-        return "betting_open"
-    prompt = table.last_prompt
-    expects = tuple(getattr(prompt, "expects", ()) or ())
-    if "confirm" in expects:
-        return "result_pending"
-    if prompt is not None and prompt.seat is not None and any(e != "card" for e in expects):
-        return "waiting_decision"
-    return "dealing"
-
-
-def result_mark(outcome: Mapping[str, Any]) -> tuple[str, str | None] | None:
-    """One game outcome as the sign's result: (text, colour) or None when the outcome has nothing to show."""
-    if outcome.get("void"):
-        return None
-    if isinstance(outcome.get("dice"), list):
-        return " ".join(str(d) for d in outcome["dice"]), None
-    if isinstance(outcome.get("red"), int) and isinstance(outcome.get("green"), int):
-        return f"{outcome['red']} {outcome['green']}", None  # Tärning: the red die, then the green
-    if isinstance(outcome.get("number"), int):
-        colour = outcome.get("color")
-        return str(outcome["number"]), colour if colour in ("red", "black", "green") else None
-    winner = outcome.get("winner")
-    if isinstance(winner, str) and winner in WINNER_MARK:
-        return WINNER_MARK[winner], None
-    return None
+__all__ = ["Both", "DeviceView", "JackpotOutput", "MAX_RESULTS", "SignOutput", "TowerOutput", "tower_pattern"]
 
 
 class DeviceView:
-    """Listener keeping the sign's last results; ``state(table)`` is every real output's desired state."""
+    """The real outputs' part of the table's one view; called with records, it marks them on the table's board
+    (as the table does with every record it commits)."""
 
     def __init__(self, table: Any) -> None:
-        self.results: deque[tuple[str, str | None]] = deque(maxlen=MAX_RESULTS)
         self.table = table
-        self._recover()
-
-    def _recover(self) -> None:
-        """After a restart the sign shows the last results again: read from the journal's last outcomes."""
-        query = getattr(self.table.journal, "_query", None)
-        if query is None:
-            return
-        where = "kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?"
-        recent = list(query(where, '%"outcome"%', MAX_RESULTS * 2))
-        self(self.table, list(reversed(recent)))
 
     def __call__(self, table: Any, records: Sequence[Any]) -> None:
-        for record in records:
-            if record.kind != "event":
-                continue
-            for effect in record.body.get("effects", ()):
-                if "outcome" in effect and isinstance(effect["outcome"], Mapping):
-                    mark = result_mark(effect["outcome"])
-                    if mark is not None:
-                        self.results.appendleft(mark)
+        table.board.add(table.config.spec, records)
+
+    @property
+    def results(self) -> Any:
+        """The results board's marks, newest first."""
+        return self.table.board.marks
 
     def sign_content(self, table: Any) -> Any:
-        from drivers.displays.sign import ResultMark, SignContent, SpotLimit
-
-        config = table.config
-        limits = []
-        for spot, pair in (config.round_config.get("limits", {}) or {}).items():
-            low, high = pair
-            if high is not None:
-                limits.append(SpotLimit(spot.replace("_", " ").upper(), int(low), int(high)))
-        return SignContent(title=config.spec.name, limits=tuple(limits),
-                           results=tuple(ResultMark(t, c) for t, c in self.results),
-                           results_label="LAST" if self.results else "", currency=config.currency,
-                           minor_per_major=config.minor_unit)
+        return sign_content(table, table.board)
 
     def jackpot(self, table: Any) -> dict[str, Any]:
-        states = table.meters.states
-        if not states:
-            return {"meter": None, "amount": 0, "state": "untrusted"}
-        name, meter = next(iter(states.items()))
-        if meter.pending:
-            state = "pending"
-        elif meter.stopped or table.journal.broken is not None:
-            state = "untrusted"
-        else:
-            state = "ok"
-        return {"meter": name, "amount": int(meter.value), "state": state}
+        state = jackpot(table)
+        return {k: state[k] for k in ("meter", "amount", "state")}
 
     def state(self, table: Any) -> dict[str, dict[str, Any]]:
         return {"tower": {"pattern": tower_pattern(table)}, "sign": {"content": self.sign_content(table)},
@@ -139,7 +54,7 @@ class _Ticked:
         self.driver, self.loop = driver, loop
         self.text = ""
         self.shows = 0
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
         if not ticked:
             self._handle = loop.call_soon(self._tick)
 

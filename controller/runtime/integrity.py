@@ -265,8 +265,8 @@ def open_journal(journal_path: Path, table_id: str,
     elif _has_content(journal_path):
         return _refuse(journal_path, f"the table's sealed state file {state_path} is missing "
                                      f"(it says where the journal ended)")
-    head = data["head"] if data else {"seq": 0, "hash": GENESIS}
-    verified = data["verified"] if data else {"seq": 0, "hash": GENESIS}
+    head: dict[str, Any] = data["head"] if data else {"seq": 0, "hash": GENESIS}
+    verified: dict[str, Any] = data["verified"] if data else {"seq": 0, "hash": GENESIS}
     if data is not None and head["seq"] > 0 and not _has_content(journal_path):
         return _refuse(journal_path, f"{journal_path}: the journal is {'empty' if journal_path.exists() else 'missing'}"
                                      f"; the table was at record {head['seq']}")

@@ -18,11 +18,17 @@ Rules (docs/runtime.md, "Meters"):
 - a confirmation records the ``payout`` of the oldest pending hit; a meter
   below its base is then reset to base (``reset``, the house's seed) and topped
   up from the overflow (``overflow``) up to the cap;
+- at the end of the day a meter that collects the day's drop (the poker
+  room's bad beat jackpot) is emptied into its jackpot: ``day_end`` on the
+  drop meter and ``day_in`` on the jackpot, the same amount, in one
+  transaction (seed 004: the day's drop is added to the jackpot at the end
+  of the day and the next day's collection starts from there);
 - the meter never goes down otherwise, except by a supervisor ``correction``
   with a reason.
 
 Invariant checked by ``recompute``: value = sum(open) + contributions - hits
-+ resets + overflow moves + corrections, for every record in order. A
++ resets + overflow moves + day-end moves in - out + corrections, for every
+record in order. A
 correction sets the meter to its recorded value; in the sums it counts as the
 change against what the records held (its ``amount`` is the change against
 what the meter showed, which differ only after a mismatch).
@@ -170,6 +176,19 @@ class Meters:
             out.append(self._body(name, "overflow", moved))
         return out
 
+    def day_end(self, drop: str, into: str, by: str) -> list[dict[str, Any]]:
+        """The day's drop on ``drop`` is added to the jackpot ``into``; the drop meter starts the next day at 0."""
+        source, target = self._state(drop), self._state(into)
+        if drop == into:
+            raise MeterRefused("the day's drop goes into another meter, not into itself")
+        if source.pending:
+            raise MeterRefused(f"a hit on {drop} waits for a supervisor")
+        moved = source.value
+        source.value = 0
+        target.value += moved
+        return [self._body(drop, "day_end", moved, into=into, by=by),
+                self._body(into, "day_in", moved, source=drop, by=by)]
+
     def correct(self, name: str, value: int, reason: str, by: str) -> list[dict[str, Any]]:
         """A supervisor sets the meter to ``value``, with a reason; clears the stop a mismatch caused."""
         state = self._state(name)
@@ -213,6 +232,12 @@ def recompute(bodies: Iterable[Mapping[str, Any]]) -> tuple[dict[str, dict[str, 
         elif kind == "reset":
             m["value"] += amount
             m["resets"] += amount
+        elif kind == "day_end":
+            m["value"] -= amount
+            m["day_out"] = m.get("day_out", 0) + amount
+        elif kind == "day_in":
+            m["value"] += amount
+            m["day_in"] = m.get("day_in", 0) + amount
         elif kind == "overflow":
             m["value"] += amount
             m["overflow"] -= amount

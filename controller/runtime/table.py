@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
@@ -27,13 +28,25 @@ from controller.games.contract import (
 )
 from controller.cards import Card
 from controller.runtime.composition import ShoeComposition
-from controller.runtime.faults import Fault, tower_state
-from controller.runtime.interfaces import Command, translate
+from controller.runtime.faults import Fault
+from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
+from controller.runtime.translate import (
+    Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
+)
+from controller.runtime.view import ResultsBoard, table_view
 
 Listener = Callable[["Table", Sequence[Record]], None]
+
+
+@dataclass
+class _Batch:
+    """One input's journal entries, committed together (``Table._transaction``)."""
+
+    entries: list[tuple[str, int, Mapping[str, Any]]] = field(default_factory=list)
+    answer: str = "ignored"
 
 
 class Refused(Exception):
@@ -176,7 +189,10 @@ class Table:
         self.composition = ShoeComposition.for_options(config.round_config.options)  # controller/runtime/composition.py
         self.pending_result: PendingResult | None = None  # rebuilt from the journal's `pending` records on a restart
         self.recovered: dict[str, Any] = {}
-        self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
+        self.wiring: Wiring = wiring_for(config)  # what the devices' events mean in this game (translate.py)
+        self.memory = Memory()  # what the translator remembers between events
+        self._batch: _Batch | None = None  # the write-ahead transaction of one input's intents
+        self.board = ResultsBoard()  # the sign's last results, from committed outcomes
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -190,6 +206,7 @@ class Table:
             journal = sealed_journal(config.journal_path, config.table_id)
         table = cls(config, journal, lookup)
         table._recover()
+        table.board.recover(config.spec, table.journal)
         return table
 
     def _recover(self) -> None:
@@ -224,7 +241,7 @@ class Table:
             self.round_no = last_open.round
             try:
                 spec, rconfig = self._round_config(last_open.body)
-                carried = tuple(event_from_json(b) for b in last_open.body.get("carried", []))
+                carried: tuple[Any, ...] = tuple(event_from_json(b) for b in last_open.body.get("carried", []))
                 self.round_spec = spec
                 self.round = spec.new_round(rconfig, carried)
             except (ValueError, KeyError) as exc:
@@ -242,13 +259,15 @@ class Table:
                         new_faults.append(("replay_mismatch", f"record {record.seq} ({describe(event)}) does not replay "
                                                               f"to the journaled effects"))
                         break
-                    self._remember(answer.effects)
+                    if isinstance(answer, Accepted):
+                        self._remember(answer.effects)
                 self.pending_result = self._held_result(last_open.seq)
         # the shoe
         last_shoe = j.last("shoe")
         shoe_from = 0
-        for record in j._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' ORDER BY seq DESC LIMIT 1"):
-            self.shoe_no, shoe_from = record.body["shoe"], record.seq
+        new_shoe = j.last_new_shoe()
+        if new_shoe is not None:
+            self.shoe_no, shoe_from = new_shoe.body["shoe"], new_shoe.seq
         self.shoe_cards = j.count_cards_since(shoe_from)
         self.composition.new_shoe(self.shoe_no)
         self.composition.rebuild(r.body["event"]["card"] for r in j.records(since=shoe_from, kinds=("event", "reject",
@@ -304,28 +323,65 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
+    def translation_view(self) -> TableView:
+        """The read-only facts the translator reads (controller/runtime/translate.py)."""
+        prompt_seat = self.last_prompt.seat if self.last_prompt is not None else None
+        puck = getattr(self.round, "puck", None)
+        return TableView(self.wiring, self.memory, self.betting_open(), frozenset(self.faults),
+                         self.pending_result is not None, bool(self.meters.pending()), prompt_seat,
+                         puck if isinstance(puck, int) and not isinstance(puck, bool) else None)
+
     def submit(self, source: str, raw: object, confirmed_by: str | None = None) -> str:
         """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``.
 
-        ``confirmed_by`` (``confirm_result`` only) names who confirmed a held
-        result; it is journaled with the event, which alone may settle while a
-        result is pending.
+        The translator (pure) says what ``raw`` means; ``apply`` carries its
+        intents out in one write-ahead transaction. ``confirmed_by``
+        (``confirm_result`` only) names who confirmed a held result; the game
+        event is journaled with it, and it alone may settle while a result is
+        pending.
         """
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
         health.last_ns = time.monotonic_ns()
-        meaning = self.translate(source, raw) if confirmed_by is None else translate(source, raw)
-        if meaning.command is not None:
-            return self.command(meaning.command)
-        if meaning.fault is not None:
+        if confirmed_by is not None:
+            return self._event(source, raw, confirmed_by)  # type: ignore[arg-type]
+        translation = translate(source, raw, self.translation_view())
+        self.memory = translation.memory
+        return self.apply(source, translation.intents)
+
+    def apply(self, source: str, intents: Sequence[Intent]) -> str:
+        """Carry out one input's intents in order, committed as one journal transaction; the last answer."""
+        if len(intents) <= 1:
+            return self._intent(source, intents[0]) if intents else "ignored"
+        with self._transaction() as batch:
+            answer = "ignored"
+            for intent in intents:
+                one = self._intent(source, intent)
+                answer = one if not isinstance(intent, (Clear, Hold, Noted)) else answer
+            batch.answer = answer
+        return batch.answer
+
+    def _intent(self, source: str, intent: Intent) -> str:
+        health = self.health.setdefault(source, SourceHealth())
+        if isinstance(intent, Submit):
+            return self._event(source, intent.event, None)
+        if isinstance(intent, Latch):
             health.faults += 1
-            self.latch(f"{meaning.fault}.{source}", meaning.text)
+            self.latch(f"{intent.kind}.{source}", intent.text)
             return "fault"
-        if meaning.note is not None:
-            return self._note(source, meaning.note)
-        if meaning.event is None:
-            return "ignored"
-        event = meaning.event
+        if isinstance(intent, Hold):
+            return self.hold_result(source, intent.values, intent.colors, intent.reason, kind=intent.kind)
+        if isinstance(intent, Clear):
+            return self.command(Command("clear_fault", {"name": intent.name, "reason": intent.reason}, intent.by))
+        if isinstance(intent, Run):
+            return self.command(intent.command)
+        if isinstance(intent, ShoeNote):
+            return self._note(source, intent.note)
+        return "ignored"
+
+    def _event(self, source: str, event: Any, confirmed_by: str | None) -> str:
+        """A game event for the round: refused while a fault stops its source, else validated and journaled."""
+        health = self.health.setdefault(source, SourceHealth())
         if self.journal.broken:
             health.dropped += 1
             return "dropped"
@@ -353,8 +409,9 @@ class Table:
                 self._commit([("refuse", self.round_no, {"source": source, "event": event_to_json(event),
                                                          "reason": misdeal, "misdeal": True})])
                 return "refused"
-        saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
-        answer = self.round.apply(event)
+        saved_meters = self.meters.snapshot()
+        candidate = self.round.copy()  # apply-and-swap: the table's round changes once the event is journaled
+        answer = candidate.apply(event)
         shoe_count = self.composition.take(card) if isinstance(card, Card) else None
         if isinstance(answer, Rejected):
             health.rejected += 1
@@ -369,7 +426,6 @@ class Table:
             meter_bodies = [b for e in answer.effects if isinstance(e, MeterChange)
                             for b in self.meters.apply(e, self.round_no)]
         except MeterRefused as exc:
-            self.round._restore(saved_round)
             self.meters.restore(saved_meters)
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": str(exc)}
@@ -377,7 +433,7 @@ class Table:
             return "refused"
         effects = [effect_json(e) for e in answer.effects]
         event_body = {"source": source, "event": event_to_json(event), "effects": effects,
-                      "complete": self.round.complete}
+                      "complete": candidate.complete}
         if shoe_count is not None:
             event_body["shoe"] = shoe_count  # shoe number, cards out, copies of this card out
         if confirmed_by is not None:
@@ -385,19 +441,19 @@ class Table:
         entries.append(("event", self.round_no, event_body))
         entries.extend(("meter", self.round_no, b) for b in meter_bodies)
         next_round: Round | None = None
-        if self.round.complete:
-            carried = self.round.carried()
+        if candidate.complete:
+            carried = candidate.carried()
             next_round = self.config.spec.new_round(self.config.round_config, carried)
             entries.append(("round_open", self.round_no + 1, {**config_json(self.config.round_config),
                                                                "carried": [event_to_json(b) for b in carried]}))
         try:
-            records = self.journal.append(entries, self.meters.to_json())
+            records = self._append(entries)
         except JournalError as exc:
-            self.round._restore(saved_round)
             self.meters.restore(saved_meters)
             health.dropped += 1
             self._journal_fault(str(exc))
             return "dropped"
+        self.round = candidate
         health.accepted += 1
         self.round_events += 1
         if isinstance(event, (Dice, Wheel, Void)) or next_round is not None:
@@ -422,7 +478,7 @@ class Table:
 
     def _commit(self, entries: list[tuple[str, int, Mapping[str, Any]]], rejected: bool = False) -> list[Record]:
         try:
-            records = self.journal.append(entries, self.meters.to_json())
+            records = self._append(entries)
         except JournalError as exc:
             self._journal_fault(str(exc))
             return []
@@ -431,8 +487,68 @@ class Table:
         self._done(records)
         return records
 
+    def _append(self, entries: list[tuple[str, int, Mapping[str, Any]]]) -> list[Record]:
+        """Journal ``entries`` now, or, inside ``_transaction``, with the rest of the input's intents.
+
+        Inside a transaction the records are numbered as they will be committed (the journal numbers a batch
+        consecutively) so that a fault or a held result knows its record; their hashes come with the commit.
+        """
+        batch = self._batch
+        if batch is None:
+            return self.journal.append(entries, self.meters.to_json())
+        if self.journal.broken:
+            raise JournalError(self.journal.broken)
+        first = self.journal.last_seq + len(batch.entries) + 1
+        batch.entries.extend(entries)
+        return [Record(first + i, 0, 0, kind, round_, body, "", "") for i, (kind, round_, body) in enumerate(entries)]
+
+    @contextmanager
+    def _transaction(self) -> Iterator["_Batch"]:
+        """Apply several intents as one input: one journal commit, then the listeners once; all or nothing."""
+        if self._batch is not None:
+            yield self._batch
+            return
+        saved = self._state()
+        batch = self._batch = _Batch()
+        try:
+            yield batch
+        except BaseException:
+            self._batch = None
+            self._put_back(saved)
+            raise
+        self._batch = None
+        if not batch.entries:
+            return
+        try:
+            records = self.journal.append(batch.entries, self.meters.to_json())
+        except JournalError as exc:
+            self._put_back(saved)
+            self._journal_fault(str(exc))
+            batch.answer = "dropped"
+            return
+        self._done(records)
+
+    def _state(self) -> dict[str, Any]:
+        """Everything an input may change, to put back when its transaction cannot commit."""
+        return {"round": self.round, "meters": self.meters.snapshot(),  # a round is swapped, never changed
+                "faults": dict(self.faults), "pending_result": self.pending_result, "round_no": self.round_no,
+                "round_spec": self.round_spec, "round_events": self.round_events, "last_prompt": self.last_prompt,
+                "last_outcome": self.last_outcome, "last_settlements": list(self.last_settlements),
+                "shoe_no": self.shoe_no, "shoe_cards": self.shoe_cards, "cut_card": self.cut_card}
+
+    def _put_back(self, saved: dict[str, Any]) -> None:
+        saved = dict(saved)
+        self.round = saved.pop("round")
+        self.meters.restore(saved.pop("meters"))
+        for name, value in saved.items():
+            setattr(self, name, value)
+        self._apply_fault_stops()
+
     def _done(self, records: Sequence[Record]) -> None:
+        if self._batch is not None:
+            return  # told once, with the committed records, when the transaction commits
         self.commits += 1
+        self.board.add(self.config.spec, records)
         for listener in self.listeners:
             listener(self, records)
 
@@ -465,8 +581,9 @@ class Table:
             log(logging.ERROR, "fault latched", fault=name, text=text, seq=records[0].seq)
             self.faults[name] = Fault(name, text, records[0].seq)
             self._apply_fault_stops()
-            for listener in self.listeners:
-                listener(self, [])
+            if self._batch is None:
+                for listener in self.listeners:
+                    listener(self, [])
 
     def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str,
                     kind: str = "dice") -> str:
@@ -554,13 +671,19 @@ class Table:
                 if meter is None:
                     raise Refused("no jackpot hit is waiting")
                 entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
+            elif cmd.name == "day_end":
+                drop, into = str(cmd.args.get("meter", "")), str(cmd.args.get("into", ""))
+                if self.round_events:
+                    raise Refused("close the day between rounds, not during one")
+                entries.extend(("meter", self.round_no, b) for b in self.meters.day_end(drop, into, cmd.by))
             elif cmd.name == "correct_meter":
+                value: Any = cmd.args.get("value")  # the meters refuse what is not a whole amount
                 entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
-                    str(cmd.args.get("meter")), cmd.args.get("value"), str(cmd.args.get("reason", "")), cmd.by))
+                    str(cmd.args.get("meter")), value, str(cmd.args.get("reason", "")), cmd.by))
             elif cmd.name == "new_shoe":
                 if self.round_events:
                     raise Refused("change the shoe between rounds, not during one")
-                blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
+                blocked = next((f for f in self.faults.values() if f.stops_next_shoe()), None)
                 if blocked is not None:
                     raise Refused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
@@ -573,7 +696,7 @@ class Table:
             self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
             return str(exc)
         try:
-            records = self.journal.append([("command", self.round_no, base)] + entries, self.meters.to_json())
+            records = self._append([("command", self.round_no, base)] + entries)
         except JournalError as exc:
             self.meters.restore(saved)
             self._journal_fault(str(exc))
@@ -598,27 +721,8 @@ class Table:
         return self.round_events == 0 or getattr(self.round, "betting_open", False)
 
     def view(self) -> dict[str, Any]:
-        """The desired state of every output, from committed state only."""
-        pending = bool(self.meters.pending()) or self.pending_result is not None
-        faults = list(self.faults.values())
-        limits = self.config.round_config.get("limits", {}) or {}
-        minor = self.config.minor_unit
-        def money(v: int) -> str:
-            return f"{v // minor}" if v % minor == 0 else f"{v // minor}.{v % minor:0{len(str(minor - 1))}d}"
-        sign_lines = [f"{self.config.spec.name} {self.config.round_config.variant.upper()}"]
-        for spot, (low, high) in limits.items():
-            sign_lines.append(f"{spot.upper()} {money(low)}-{money(high) if high is not None else '...'} {self.config.currency}")
-        if self.last_outcome:
-            sign_lines.append("LAST " + " ".join(f"{k}={v}" for k, v in self.last_outcome.items()
-                                                 if isinstance(v, (int, str)) and not isinstance(v, bool)))
-        if faults:
-            sign_lines.append("FAULT " + ", ".join(f.name for f in faults))
-        return {
-            "sign": {"lines": sign_lines},
-            "tower": tower_state(faults, pending, self.betting_open()),
-            "jackpot_display": {"meters": {n: (v if isinstance(v, str) else money(v))
-                                           for n, v in self.meters.display().items()}},
-        }
+        """The desired state of every output, from committed state only (controller/runtime/view.py)."""
+        return table_view(self, self.board)
 
     def summary(self) -> dict[str, Any]:
         """A health summary a watchdog or the console can read."""

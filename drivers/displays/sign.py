@@ -19,6 +19,8 @@ from typing import Any
 
 from PIL import Image
 
+from controller import money
+
 from drivers.displays.font import draw_text, text_width
 
 COLOURS = ("red", "black", "green")
@@ -56,14 +58,11 @@ class SignContent:
 
 
 def format_amount(minor: int, minor_per_major: int = 100) -> str:
-    """``5000`` -> ``50``, ``12550`` -> ``125.50``: whole units without decimals, exact otherwise (no floats)."""
+    """``5000`` -> ``50``, ``12550`` -> ``125.50``: whole units without decimals, exact otherwise (no floats);
+    the table's one money formatter (controller/money.py)."""
     if minor < 0:
         raise ValueError("a limit cannot be negative")
-    major, rest = divmod(minor, minor_per_major)
-    if rest == 0:
-        return str(major)
-    width = len(str(minor_per_major - 1))
-    return f"{major}.{rest:0{width}d}"
+    return money.format_amount(minor, minor_per_major, whole=True)
 
 
 def limit_text(limit: SpotLimit, content: SignContent) -> str:

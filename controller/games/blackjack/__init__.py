@@ -13,6 +13,7 @@ from __future__ import annotations
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals
 from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import ReaderSpec
 from controller.money import fraction_of
 
 _SE_OPTIONS = ("decks", "boxes", "limits", "price_base_amount", "dealer_hits_soft_17", "original_bets_only")
@@ -131,6 +132,8 @@ SPEC = GameSpec(
         ActionSpec("puck_override", "supervisor: accept the burn puck where it lies (Burn tables)"),
     ),
     devices=("shoe", "puck"),
+    reader=ReaderSpec("shoe"),
+    strategy="blackjack",
     new_round=lambda config, carried: BlackjackRound(config, carried),
     paytable_file="blackjack.toml",
     interpretations=(
