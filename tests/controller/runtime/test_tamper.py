@@ -353,7 +353,9 @@ def test_tampering_is_named_by_verify_and_refused_by_run(name: str, base: Path, 
     assert names, (name, sorted(table.faults))
     fault = table.faults[names[0]]
     assert snapshot(tmp_path) == before  # no game input taken, nothing written
-    assert table.view()["tower"]["red"] == "on" and any(names[0] in line for line in table.view()["sign"]["lines"])
+    tower = table.view()["tower"]
+    assert tower["red"] != "off" and tower["green"] == "off"  # the latched-fault pattern
+    assert any(names[0] in line for line in table.view()["sign"]["lines"])
     assert not table.summary()["accepting"]
     if fault.text.startswith("record "):
         assert names[0] == "integrity.record_" + fault.text.split()[1].rstrip(":")
