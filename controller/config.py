@@ -193,10 +193,10 @@ class _Checker:
 
     def bad(self, key: str, value: Any, allowed: str) -> None:
         shown = "missing" if value is _MISSING else f"= {_show(value)}"
-        self.problems.append(f"{self.source}: {key} {shown}: {allowed}")
+        self.problems.append(_one_line(f"{self.source}: {_one_line(key)} {shown}: {allowed}"))
 
     def plain(self, key: str, text: str) -> None:
-        self.problems.append(f"{self.source}: {key}: {text}")
+        self.problems.append(_one_line(f"{self.source}: {key}: {text}"))
 
     def keys(self, where: str, table: Mapping[str, Any], allowed: tuple[str, ...] | Mapping[str, Any]) -> None:
         for key in table:
@@ -220,6 +220,12 @@ _MISSING = object()
 
 
 # --------------------------------------------------------------------------- loading
+
+def _one_line(text: str) -> str:
+    """A problem stays one line: characters that are not printable (a line or record separator in a key or a
+    value) are shown as escapes."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
 
 def load(path: str | Path, lookup: Callable[[str], GameSpec] | None = None) -> TableConfig:
     """Read and validate the TOML file ``path``; ``ConfigError`` lists every problem."""
