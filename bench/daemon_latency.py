@@ -42,6 +42,7 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
     from drivers.displays.sign import Sign
     from drivers.shoe import events
     from drivers.shoe.emulator import ShoeEmulator, seeded_shoe
+    from drivers.seriallink import acknowledging
     from drivers.shoe.link import ShoeLink
 
     loop = asyncio.get_running_loop()
@@ -84,7 +85,7 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
             arrived.set()
         loop.call_soon_threadsafe(on_loop)
     path = emu.start()
-    link = ShoeLink(path, post, read_timeout=0.002)
+    link = ShoeLink(path, acknowledging(post), read_timeout=0.002)
     link.start()
     shoe = seeded_shoe(8, 2026)
     position = 0

@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.dirname(_HERE))
 
 from drivers.ptydevice import PtyPort  # noqa: E402
 from drivers.shoe.events import CardDealt  # noqa: E402
+from drivers.seriallink import acknowledging  # noqa: E402
 from drivers.shoe.link import ShoeLink  # noqa: E402
 from drivers.shoe.protocol import FrameParser, encode  # noqa: E402
 from drivers.wheel.protocol import LineSplitter, WheelStatus, format_line, parse_line  # noqa: E402
@@ -58,7 +59,7 @@ def bench_parser(n: int) -> float:
 
 def bench_link(n: int) -> float:
     got: list[object] = []
-    link = ShoeLink("bench://", got.append)
+    link = ShoeLink("bench://", acknowledging(got.append))
     link.on_open(0.0)
     link.on_data(encode(0, "HEL", "ver=1 kind=shoe id=B fw=1 boot=1"), 0.0)
     raw = card_stream(n)
@@ -96,7 +97,7 @@ def bench_pty_latency(frames: int) -> dict[str, float]:
                 stamp[0] = time.perf_counter_ns()
                 arrived.set()
 
-        link = ShoeLink(path, callback, heartbeat_interval=60.0)
+        link = ShoeLink(path, acknowledging(callback), heartbeat_interval=60.0)
         link.start()
         try:
             deadline = time.monotonic() + 5

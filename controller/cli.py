@@ -78,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:
+        print(f"tablectl: {getattr(args, 'command', None) or 'tablectl'}: the input is nested too deeply", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - a bug must still be one line for the operator, never a traceback
+        print(f"tablectl: unexpected error ({type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''})"
+              f"; this is a bug: please report it with the input", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

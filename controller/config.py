@@ -195,10 +195,10 @@ class _Checker:
 
     def bad(self, key: str, value: Any, allowed: str) -> None:
         shown = "missing" if value is _MISSING else f"= {_show(value)}"
-        self.problems.append(f"{self.source}: {key} {shown}: {allowed}")
+        self.problems.append(_one_line(f"{self.source}: {_one_line(key)} {shown}: {allowed}"))
 
     def plain(self, key: str, text: str) -> None:
-        self.problems.append(f"{self.source}: {key}: {text}")
+        self.problems.append(_one_line(f"{self.source}: {key}: {text}"))
 
     def keys(self, where: str, table: Mapping[str, Any], allowed: tuple[str, ...] | Mapping[str, Any]) -> None:
         for key in table:
@@ -223,6 +223,12 @@ _MISSING = object()
 
 # --------------------------------------------------------------------------- loading
 
+def _one_line(text: str) -> str:
+    """A problem stays one line: characters that are not printable (a line or record separator in a key or a
+    value) are shown as escapes."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def load(path: str | Path, lookup: Callable[[str], GameSpec] | None = None) -> TableConfig:
     """Read and validate the TOML file ``path``; ``ConfigError`` lists every problem."""
     source = str(path)
@@ -235,7 +241,12 @@ def load(path: str | Path, lookup: Callable[[str], GameSpec] | None = None) -> T
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([f"{source}: not valid TOML: {exc}"]) from None
-    return from_mapping(data, source, lookup, base_dir=Path(path).resolve().parent)
+    except RecursionError:
+        raise ConfigError([f"{source}: not valid TOML: arrays or tables nested too deeply"]) from None
+    try:
+        return from_mapping(data, source, lookup, base_dir=Path(path).resolve().parent)
+    except RecursionError:
+        raise ConfigError([f"{source}: a value nested too deeply to be a table configuration"]) from None
 
 
 def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], GameSpec] | None = None,
@@ -409,6 +420,17 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
     except ValueError as exc:
         c.plain(_place_of(str(exc)), str(exc).split(": ", 1)[-1] if str(exc).startswith("limits") else str(exc))
         return None, given
+    chip = config.get("chip_unit", 1)
+    for spot, pair in (config.get("limits", {}) or {}).items():
+        low, high = pair
+        if isinstance(low, int) and low < 1:
+            c.bad(f"limits.{spot}", list(pair), "a minimum stake of at least 1 (minor units); 0 would let "
+                                                "a bet of nothing play")
+        elif isinstance(low, int) and isinstance(chip, int) and chip > 1 and low % chip:
+            c.bad(f"limits.{spot}", list(pair), f"a minimum that is a multiple of chip_unit {chip} (the smallest "
+                                                f"stake the table takes)")
+        if isinstance(high, int) and isinstance(chip, int) and chip > 1 and high % chip:
+            c.bad(f"limits.{spot}", list(pair), f"a maximum that is a multiple of chip_unit {chip}")
     return config, given
 
 

@@ -43,9 +43,24 @@ _TOP_KEYS = {"game", "variant", "options", "rounds", "comment", "description", "
 
 def parse_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ScenarioError("the document", "invalid JSON: arrays or objects nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits, among others
+        text = str(exc)
+        if "integer string conversion" in text:
+            text = "an integer of more than 4,300 digits (no amount or count is that long)"
+        raise ScenarioError("the document", f"invalid JSON: {text.splitlines()[0][:120]}") from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ScenarioError("the document", f"text that is not Unicode (a lone surrogate such as "
+                                            f"{exc.object[exc.start:exc.end]!r})") from None
+    except (RecursionError, ValueError) as exc:
+        raise ScenarioError("the document", f"not a document this tool can read: {exc!r}"[:160]) from None
+    return data
 
 
 def load_scenario(data: Any) -> Scenario:

@@ -14,7 +14,7 @@ from drivers.gpio.events import (
     ButtonLongPress, ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, PresenceChanged, PuckFault,
     PuckSensed, SlotChanged, SlotLocked, SlotsUnlocked,
 )
-from drivers.seriallink import LinkFault, LinkRestored
+from drivers.seriallink import LinkFault, LinkRestored, SequenceGap, UnknownFrame
 from drivers.shoe.events import (
     CardDealt, CutCard, DeckCheck, DeviceIdentity, DoorClosed, DoorOpen, Jam, ShoeEmpty, ShoeState, ShuffleDone,
     ShuffleStarted, Tamper, Unreadable,
@@ -25,14 +25,14 @@ from drivers.wheel.events import WheelFault, WheelNoMoreBets, WheelNumber, Wheel
 __all__ = [
     "ButtonLongPress", "ButtonPressed", "ButtonReleased", "CardDealt", "CutCard", "DeckCheck", "DeviceEvent",
     "DeviceFault", "DeviceIdentity", "DeviceRecovered", "DEVICE_EVENTS", "DiceRead", "DoorClosed", "DoorOpen",
-    "Jam", "LinkFault", "LinkRestored", "PresenceChanged", "PuckFault", "PuckSensed", "ShoeEmpty", "ShoeState",
+    "Jam", "LinkFault", "LinkRestored", "PresenceChanged", "SequenceGap", "UnknownFrame", "PuckFault", "PuckSensed", "ShoeEmpty", "ShoeState",
     "ShuffleDone", "ShuffleStarted", "SlotChanged", "SlotLocked", "SlotsUnlocked", "SpinRead", "Tamper",
     "Unreadable", "WheelFault", "WheelNoMoreBets", "WheelNumber", "WheelState", "WheelVoid",
 ]
 
 DeviceEvent = (
     CardDealt | ShoeState | CutCard | ShoeEmpty | Jam | Unreadable | Tamper | ShuffleStarted | ShuffleDone
-    | DeckCheck | DoorOpen | DoorClosed | DeviceIdentity | LinkFault | LinkRestored
+    | DeckCheck | DoorOpen | DoorClosed | DeviceIdentity | LinkFault | LinkRestored | SequenceGap | UnknownFrame
     | WheelNumber | WheelNoMoreBets | WheelVoid | WheelFault | WheelState
     | ButtonPressed | ButtonReleased | ButtonLongPress | PuckSensed | PuckFault | PresenceChanged | SlotChanged
     | SlotLocked | SlotsUnlocked | DeviceFault | DeviceRecovered
@@ -41,7 +41,7 @@ DeviceEvent = (
 
 DEVICE_EVENTS: tuple[type, ...] = (
     CardDealt, ShoeState, CutCard, ShoeEmpty, Jam, Unreadable, Tamper, ShuffleStarted, ShuffleDone, DeckCheck,
-    DoorOpen, DoorClosed, DeviceIdentity, LinkFault, LinkRestored,
+    DoorOpen, DoorClosed, DeviceIdentity, LinkFault, LinkRestored, SequenceGap, UnknownFrame,
     WheelNumber, WheelNoMoreBets, WheelVoid, WheelFault, WheelState,
     ButtonPressed, ButtonReleased, ButtonLongPress, PuckSensed, PuckFault, PresenceChanged, SlotChanged,
     SlotLocked, SlotsUnlocked, DeviceFault, DeviceRecovered,

@@ -12,6 +12,18 @@ port coming back is picked up within about a second.
 
 Events leave the thread only through the ``emit`` callback given by the
 caller (the daemon passes ``lambda ev: loop.call_soon_threadsafe(queue.put_nowait, ev)``).
+
+Exactly once (docs/runtime.md, "Exactly once"): a frame that carries a fact
+(a card, a shuffler event, a wheel number) leaves the link as a ``Delivery``:
+the event, the device's ``position`` (what the caller journals with it, in the
+same transaction) and ``acknowledge``, which the caller calls only once that
+transaction has committed. ``SequenceGate`` is the one rule every sequenced
+device (shoe, shuffler, any later one) applies to its frame numbers: a frame
+already committed is acknowledged again and dropped, a frame handed on but not
+yet committed is dropped without an acknowledgement (the commit sends it), and
+after a restart the caller hands the last journaled position back
+(``PortRunner.resume``) so that a frame the journal already holds is
+acknowledged and dropped, never applied twice.
 """
 
 from __future__ import annotations
@@ -19,8 +31,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
 import serial
 
@@ -40,8 +53,94 @@ class LinkFault:
 
 
 @dataclass(frozen=True, slots=True)
+class SequenceGap:
+    """A device skipped a frame number: a frame (a card) may be missing. Not a link outage (the link is up and
+    the frame after the gap is delivered): the runtime latches it for a supervisor to look at the coup."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class LinkRestored:
     """The device answers again after a ``LinkFault``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A fact from a device, handed on unacknowledged.
+
+    ``position`` is a small JSON mapping that says where in the device's
+    stream this fact is (``{"session": BOOT, "seq": 7}`` for the shoe,
+    ``{"spin": 552, "facts": [...]}`` for a wheel); the caller journals it in
+    the transaction that holds the fact, calls ``acknowledge()`` (any thread)
+    once that transaction has committed, and hands the last journaled position
+    back with ``resume`` after a restart.
+    """
+
+    event: Any
+    device: str
+    position: Mapping[str, Any]
+    acknowledge: Callable[[], None] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownFrame:
+    """A data frame of a type this driver does not know: acknowledged (after its position is journaled), not used."""
+
+    type: str
+    payload: str = ""
+
+
+def acknowledging(emit: Emit) -> Emit:
+    """For a caller that journals nothing (a bench, a tool, a driver test): unwrap each ``Delivery``, pass on
+    its event and acknowledge it at once. The daemon never uses this: it acknowledges after its commit."""
+    def take(event: Any) -> None:
+        if isinstance(event, Delivery):
+            emit(event.event)
+            event.acknowledge()
+        else:
+            emit(event)
+    return take
+
+
+class SequenceGate:
+    """What to do with a sequenced data frame (session = the device's boot token, seq = its frame number).
+
+    ``offer`` answers ``new`` (hand it on), ``again`` (already committed:
+    acknowledge again and drop), ``waiting`` (handed on, not yet committed:
+    drop, the commit acknowledges it) or ``gap`` (new, but the number is not
+    the next one: hand it on and report that a frame may be missing). Only the
+    link's own thread calls it; ``commit`` runs there too (queued by the
+    delivery's ``acknowledge``).
+    """
+
+    def __init__(self, modulus: int = 256) -> None:
+        self.modulus = modulus
+        self.committed: tuple[str, int] | None = None
+        self.inflight: tuple[str, int] | None = None
+
+    def resume(self, session: str, seq: int) -> None:
+        self.committed, self.inflight = (session, seq), None
+
+    def expected(self) -> int:
+        """The number the next new frame should carry (0 before any)."""
+        return 0 if self.committed is None else (self.committed[1] + 1) % self.modulus
+
+    def offer(self, session: str, seq: int) -> str:
+        here = (session, seq)
+        if here == self.committed:
+            return "again"
+        if here == self.inflight:
+            return "waiting"
+        latest = self.inflight or self.committed
+        gap = latest is not None and latest[0] == session and seq != (latest[1] + 1) % self.modulus
+        self.inflight = here
+        return "gap" if gap else "new"
+
+    def commit(self, session: str, seq: int) -> None:
+        self.committed = (session, seq)
+        if self.inflight == (session, seq):
+            self.inflight = None
 
 
 def open_port(url: str, baudrate: int, timeout: float) -> serial.SerialBase:
@@ -75,6 +174,7 @@ class PortRunner:
         self._port: serial.SerialBase | None = None
         self._faulted = False
         self._opened_before = False
+        self._outbox: deque[Callable[[], None]] = deque()
         self.opens = 0
         self.reconnects = 0
 
@@ -107,12 +207,14 @@ class PortRunner:
 
     # -- for subclasses -------------------------------------------------------------------------
 
-    def emit(self, event: Any) -> None:
-        """Hand one event to the caller; a failing callback is logged, never kills the link."""
+    def emit(self, event: Any) -> bool:
+        """Hand one event to the caller (False if the callback failed: logged, never kills the link)."""
         try:
             self._emit_cb(event)
         except Exception:  # noqa: BLE001 - the caller's bug must not stop the cards
             log.exception("%s link: event callback failed on %r", self.device, event)
+            return False
+        return True
 
     def fault(self, reason: str) -> None:
         """Report a ``LinkFault`` unless this outage was already reported."""
@@ -136,6 +238,24 @@ class PortRunner:
         """Write from the reader thread (the only thread that touches the port)."""
         if self._port is not None:
             self._port.write(data)
+
+    def call_in_thread(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the link's own thread (any thread may call this; acknowledgements come this way)."""
+        self._outbox.append(job)
+        port = self._port
+        if port is not None:
+            try:
+                port.cancel_read()  # wake the read at once: an acknowledgement should not wait for the timeout
+            except Exception:  # noqa: BLE001 - not every URL handler can cancel; the read times out anyway
+                pass
+
+    def deliver(self, event: Any, position: Mapping[str, Any], acknowledge: Callable[[], None]) -> bool:
+        """Hand on a fact to be acknowledged after it is journaled (``acknowledge`` runs on this thread);
+        False when the caller's callback failed (the fact was not taken: the device's resend is a new offer)."""
+        return self.emit(Delivery(event, self.device, dict(position), lambda: self.call_in_thread(acknowledge)))
+
+    def resume(self, position: Mapping[str, Any] | None) -> None:
+        """The last position the caller journaled for this device (before ``start``); subclasses use it."""
 
     def on_open(self, now: float) -> None:
         """The port has just been opened."""
@@ -193,6 +313,8 @@ class PortRunner:
             now = clock()
             self.on_open(now)
             while not self._stop.is_set():
+                while self._outbox:
+                    self._outbox.popleft()()
                 waiting = port.in_waiting
                 if waiting <= 0:  # block until a byte comes or on_tick is due (at most MAX_BLOCK_S)
                     due = self.next_tick(now)

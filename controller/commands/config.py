@@ -23,6 +23,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.set_defaults(run=run)
 
 
+def _digest_problems(config: table_config.TableConfig) -> list[str]:
+    """The stored code digest must be there and be one: else ``run`` latches code_digest and never plays."""
+    if config.code_digest is None:
+        return []
+    path = table_config.Path(config.code_digest)
+    where = f"{config.source}: runtime.code_digest = {str(config.code_digest)!r}"
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except OSError as exc:
+        return [f"{where}: cannot be read ({exc.strerror or exc}); write it with 'tablectl digest --write "
+                f"{config.code_digest}'"]
+    except UnicodeDecodeError:
+        return [f"{where}: is not a stored code digest (not plain ASCII text)"]
+    if not (text.startswith("sha256:") and len(text) == 71):
+        return [f"{where}: is not a stored code digest (sha256:HEX, from 'tablectl digest --write')"]
+    return []
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = table_config.load(args.file)
@@ -40,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from controller.runtime.devices import check_files  # the runtime's loaders, only when checking
 
-    problems = check_files(config)
+    problems = check_files(config) + _digest_problems(config)
     problem = None if args.simulate else table_config.no_devices(config)
     if problem is not None:
         problems = [*problems, problem]

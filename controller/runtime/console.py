@@ -13,15 +13,17 @@ Plain text, 80 columns, no colours: it works on any serial terminal.
 
 from __future__ import annotations
 
+import functools
 import math
 import shlex
 import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol, Union
 
-from controller.runtime.auth import ConsoleUser, Lockout, verify_pin
+from controller.runtime.auth import ConsoleUser, Lockout, check_login, role_to_clear
 
 WIDTH = 80
+MAX_LINE = 1024  # characters of one typed line; longer ones are refused in words, never taken
 
 
 class TableControl(Protocol):
@@ -59,6 +61,7 @@ class Reply:
     prompt: str = ""
     echo: bool = True  # False while a PIN is typed
     closed: bool = False
+    check: "Callable[[], bool] | None" = None  # a PIN check to run off the loop, then ``ConsoleSession.checked``
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,9 @@ def _faults(session: "ConsoleSession", args: list[str]) -> list[str]:
     if len(args) != 2:
         raise Refused("usage: faults clear NAME (see 'faults list')")
     assert session.user is not None
+    needed = role_to_clear(args[1])
+    if needed == "supervisor" and session.user.role != "supervisor":
+        raise Refused(f"clearing {args[1]} needs a supervisor login (docs/console.md, 'Who may clear what')")
     return session.control.clear_fault(args[1], session.user.name)
 
 
@@ -253,6 +259,8 @@ class ConsoleSession:
     _last_activity: float = 0.0
     _closed: bool = field(default=False)
     _dialog: Dialog | None = None
+    defer_checks: bool = False  # the transports run the scrypt check in a worker thread (Reply.check)
+    _checking: tuple[str, ConsoleUser | None] | None = None
 
     @property
     def in_dialog(self) -> bool:
@@ -299,6 +307,16 @@ class ConsoleSession:
         if idle is not None:
             return idle
         text = line.strip()
+        if self._checking is not None:
+            return Reply(("Checking the PIN: a moment, then type again.",), "")
+        if len(text) > MAX_LINE:
+            self._pending_name = None
+            return Reply((f"That line is {len(text):,} characters long; a console line is at most {MAX_LINE:,}: "
+                          f"refused.",), self.prompt)
+        if any(not ch.isprintable() and ch != "\t" for ch in text):
+            self._pending_name = None
+            return Reply(("That line has control characters or bytes that are not text: refused. Type it again.",),
+                         self.prompt)
         if self.user is None:
             return self._login_step(text, now)
         if self._dialog is not None:
@@ -337,23 +355,51 @@ class ConsoleSession:
                 return Reply(wrap(lines), "login: ")
             self._pending_name = text
             return Reply((), "PIN: ", echo=False)
-        name, self._pending_name = self._pending_name, None
+        name, self._pending_name = self._pending_name[:64], None
         locked = self.lockout.locked_for(name, now)
         if locked:
-            self.control.audit(name, f"login refused while locked on {self.source}", False)
+            self._audit_failure(name, f"login refused while locked on {self.source}", now)
             return Reply((f"Locked after too many wrong PINs: try again in {math.ceil(locked / 60)} minutes.",),
                          "login: ")
+        if not self.lockout.admit(now):  # a flood of tries from every connection together: no PIN check at all
+            self._audit_failure(name, f"login refused (too many tries at once) on {self.source}", now)
+            return Reply(("Too many login attempts at this table: wait a few seconds, then try again.",), "login: ")
         user = self.users.get(name)
-        if user is not None and verify_pin(text, user.pin_hash):
+        if self.defer_checks:  # the transport runs the check in a worker thread and hands the answer back
+            self._checking = (name, user)
+            return Reply((), "", echo=False, check=functools.partial(check_login, text, user))
+        return self._after_check(name, user, check_login(text, user), now)
+
+    def checked(self, ok: bool, now: float) -> Reply:
+        """The answer of a deferred PIN check (``Reply.check``), on the loop."""
+        if self._checking is None:
+            return Reply((), self.prompt)
+        (name, user), self._checking = self._checking, None
+        return self._after_check(name, user, ok, now)
+
+    def _after_check(self, name: str, user: ConsoleUser | None, ok: bool, now: float) -> Reply:
+        if ok:  # an unknown name costs the same dummy check: it answers in the same time
+            assert user is not None
             self.lockout.succeeded(name)
             self.user = user
             self.control.audit(name, f"login as {user.role} on {self.source}", True)
             return Reply((f"Welcome, {name} ({user.role}). Type 'help' for the commands.",), self.prompt)
         locks = self.lockout.failed(name, now)
-        self.control.audit(name, f"failed login on {self.source}" + ("; locked for 5 minutes" if locks else ""), False)
+        if locks:  # a lock is always journaled: it is what a restart rebuilds the lock from
+            self.control.audit(name, f"failed login on {self.source}; locked for 5 minutes", False)
+        else:
+            self._audit_failure(name, f"failed login on {self.source}", now)
         if locks:
             return Reply(("Wrong name or PIN. Too many failures: locked for 5 minutes.",), "login: ")
         return Reply(("Wrong name or PIN.",), "login: ")
+
+    def _audit_failure(self, name: str, what: str, now: float) -> None:
+        """One record for a failure, or none while a burst goes on (counted, summarised in the next record)."""
+        journal, summary = self.lockout.journal_failure(name, now)
+        if journal:
+            self.control.audit(name, what + (f"; before it: {summary}" if summary else ""), False)
+        elif summary:
+            self.control.audit(None, summary, False)
 
     @property
     def prompt(self) -> str:

@@ -14,7 +14,7 @@ import threading
 from typing import Any, Callable, Mapping
 
 from controller.runtime.auth import ConsoleUser, Lockout
-from controller.runtime.console import ConsoleSession, Reply, TableControl
+from controller.runtime.console import MAX_LINE, ConsoleSession, Reply, TableControl
 
 TICK_SECONDS = 1.0
 DIALOG_TICK_SECONDS = 0.1  # while a dialog watches the devices, so a pressed button is answered at once
@@ -34,9 +34,34 @@ class ConsoleHost:
         self.clock = clock
         self.idle_seconds = idle_seconds
         self.lockout = lockout or Lockout()
+        self.sessions: dict[int, ConsoleSession] = {}
+        self.closed = False
 
     def session(self, source: str) -> ConsoleSession:
-        return ConsoleSession(self.users, self.control, self.lockout, self.idle_seconds, source)
+        session = ConsoleSession(self.users, self.control, self.lockout, self.idle_seconds, source)
+        session.defer_checks = True  # scrypt in a worker thread: the loop never waits for a PIN check
+        self.sessions[id(session)] = session
+        return session
+
+    def ended(self, session: ConsoleSession) -> None:
+        """A connection went away: its logout is journaled (unless the daemon already did so at its stop)."""
+        self.sessions.pop(id(session), None)
+        session.hang_up(self.clock())
+        if session.user is not None and not self.closed:
+            self.control.audit(session.user.name, f"disconnected on {session.source}", True)
+        session.user = None
+
+    def close_all(self) -> None:
+        """The daemon stops: every logged-in session's last audit record, while the journal is still open."""
+        self.closed = True
+        for session in list(self.sessions.values()):
+            session.hang_up(self.clock())
+            if session.user is not None:
+                self.control.audit(session.user.name, f"disconnected on {session.source}: the daemon stops", True)
+                session.user = None
+        summary = self.lockout.flush()
+        if summary:
+            self.control.audit(None, summary, False)
 
 
 def render(reply: Reply, newline: str = "\n") -> str:
@@ -60,6 +85,11 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
             while True:
                 try:
                     raw = await asyncio.wait_for(reader.readline(), tick_seconds(session))
+                except ValueError:  # over the reader's limit: the rest of the line is dropped, and said so
+                    writer.write(render(Reply((f"That line is longer than {MAX_LINE:,} characters: refused.",),
+                                              session.prompt)).encode())
+                    await writer.drain()
+                    continue
                 except asyncio.TimeoutError:
                     idle = session.tick(host.clock())
                     if idle is not None:
@@ -69,17 +99,18 @@ async def serve_unix(host: ConsoleHost, path: str) -> asyncio.base_events.Server
                 if not raw:
                     break
                 reply = session.feed(raw.decode("utf-8", "replace"), host.clock())
+                if reply.check is not None:
+                    ok = await asyncio.get_running_loop().run_in_executor(None, reply.check)
+                    reply = session.checked(ok, host.clock())
                 writer.write(render(reply).encode())
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
-            session.hang_up(host.clock())
-            if session.user is not None:
-                host.control.audit(session.user.name, "disconnected on socket", True)
+            host.ended(session)
             writer.close()
 
-    server = await asyncio.start_unix_server(handle, path=path)
+    server = await asyncio.start_unix_server(handle, path=path, limit=MAX_LINE * 4)
     os.chmod(path, 0o660)
     return server
 
@@ -117,7 +148,7 @@ class LineEditor:
                 if self.echo:
                     echo_out.append("\b \b" * len(self.buffer))
                 self.buffer.clear()
-            elif ch.isprintable() and len(self.buffer) < 200:
+            elif ch.isprintable() and len(self.buffer) < MAX_LINE:
                 self.buffer.append(ch)
                 if self.echo:
                     echo_out.append(ch)
@@ -143,7 +174,7 @@ class SerialConsole:
         self._schedule_tick()
 
     def stop(self) -> None:
-        self.session.hang_up(self.host.clock())
+        self.host.ended(self.session)
         self._stop.set()
         if self._ticker is not None:
             self._ticker.cancel()
@@ -167,6 +198,11 @@ class SerialConsole:
             self._show(self.session.feed(line, self.host.clock()))
 
     def _show(self, reply: Reply) -> None:
+        if reply.check is not None:  # the PIN check in a worker thread; its answer comes back on the loop
+            future = self.loop.run_in_executor(None, reply.check)
+            future.add_done_callback(lambda f: self._show(self.session.checked(
+                bool(f.result()) if not f.cancelled() and f.exception() is None else False, self.host.clock())))
+            return
         self.editor.echo = reply.echo
         self._send(render(reply, "\r\n"))
 

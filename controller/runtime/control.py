@@ -14,6 +14,7 @@ notification and watchdog, pinged only while ``Daemon.health()`` is ok.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -38,6 +39,36 @@ from controller.runtime.watchdog import Notifier, Watchdog
 if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
     from controller.runtime.table import Table
+
+
+def _unlink(path: str) -> None:
+    """The console socket goes away with the daemon (a stale one would look like a running table)."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def login_history(table: "Table | None", seconds: float) -> list[tuple[str, float, str]]:
+    """The journaled console logins of the last ``seconds``: (name, seconds ago, failed | locked | ok), oldest
+    first, for the lockout to go on where it was before a restart."""
+    import time
+
+    if table is None or table.journal.broken:
+        return []
+    now_ns = time.time_ns()
+    out: list[tuple[str, float, str]] = []
+    for record in table.journal._query("kind = 'console' AND wall_ns > ? ORDER BY seq",
+                                       now_ns - int(seconds * 1e9)):
+        who, what = record.body.get("who"), str(record.body.get("what", ""))
+        if not isinstance(who, str):
+            continue
+        age = max(0.0, (now_ns - record.wall_ns) / 1e9)
+        if what.startswith("failed login"):
+            out.append((who, age, "locked" if "locked for" in what else "failed"))
+        elif what.startswith("login as"):
+            out.append((who, age, "ok"))
+    return out
 
 
 class DaemonControl:
@@ -242,6 +273,7 @@ class Services:
         self.watchdog = Watchdog(self.notifier, self._healthy)
         self.control = DaemonControl(daemon)
         self._closers: list[Callable[[], Any]] = []
+        self._host: ConsoleHost | None = None
 
     def check_code(self) -> None:
         """Before the table opens: a stored digest that differs latches ``code_digest`` (all input stops)."""
@@ -261,6 +293,8 @@ class Services:
         if console.get("enabled", False):
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
                                idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
+            host.lockout.restore(login_history(self.daemon.table, host.lockout.lock_seconds), loop.time())
+            self._host = host
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")
             port = console.get("port")
             if self.daemon.simulate:  # every device emulated: the console socket sits beside the journal, no UART
@@ -269,6 +303,7 @@ class Services:
             if socket_path:
                 try:
                     server = await serve_unix(host, str(socket_path))
+                    self._closers.append(functools.partial(_unlink, str(socket_path)))  # closers run last-first
                     self._closers.append(server.close)
                 except OSError as exc:
                     log(logging.ERROR, "console socket unavailable", path=str(socket_path), error=str(exc))
@@ -307,6 +342,8 @@ class Services:
 
     def stop(self) -> None:
         self.notifier.stopping()
+        if self._host is not None:
+            self._host.close_all()  # the sessions' last audit records, before the journal closes
         for close in reversed(self._closers):
             try:
                 close()

@@ -15,20 +15,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
+from pathlib import Path
+
 from controller import config as table_config
+from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
+from controller.runtime import integrity
+from controller.runtime.audit import replay_rounds
 from controller.runtime.control import Services
+from controller.runtime.exactly_once import ExactlyOnce, is_delivery
+from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
+from controller.runtime.statefile import SealedState
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
 
@@ -68,6 +77,9 @@ class Daemon:
         self.closing = False
         self.built: real_devices.Built | None = None
         self.floor_link: Any = None
+        self.exactly_once: ExactlyOnce | None = None
+        self.sealed: SealedState | None = None
+        self.stop_reason = "stopped"
 
     # -- the loop
 
@@ -81,11 +93,13 @@ class Daemon:
             built = real_devices.build(self.config, loop, simulate=self.simulate, seed=self.seed)
         except real_devices.StartProblem as exc:
             raise StartError(str(exc)) from None
-        table = Table.open(self.config, self.lookup)
+        table = self._open_table()
         self.table = table
         self.first_round = table.round_no
+        self.exactly_once = ExactlyOnce(table)
         services = Services(self)
-        services.check_code()  # before the table opens: a changed install latches code_digest
+        if not any(f.kind == "integrity" for f in table.faults.values()):
+            services.check_code()  # before the table opens: a changed install latches code_digest
         self.terminal = Terminal(self.stream, quiet=self.quiet, currency=self.config.currency,
                                  minor_unit=self.config.minor_unit)
         table.listeners.append(self.terminal)
@@ -136,11 +150,15 @@ class Daemon:
                         self.devices[name] = SimulatedPanel(name)
                 results = next((self.devices[n] for n in ("wheel", "camera")
                                 if isinstance(self.devices.get(n), SimulatedPanel)), built.camera)
+        positions = self.exactly_once.positions()  # each serial device resumes after the last frame journaled
         for name, device in self.devices.items():
+            resume = getattr(device, "resume", None)
+            if callable(resume):
+                resume(positions.get(name))
             device.start(self._post_for(name))
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(sig, self.stopped.set)
+                loop.add_signal_handler(sig, self._signalled, sig.name)
             except (NotImplementedError, RuntimeError):
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
@@ -187,11 +205,65 @@ class Daemon:
                 if closer is not None:
                     closer()
             services.stop()
+            self._stop_record(table)
             table.journal.close()
             if self.terminal is not None:
                 self.stream.write(self.terminal.session(str(self.config.journal_path)) + "\n")
             self.stream.flush()
         return 0
+
+    def _open_table(self) -> Table:
+        """The journal checked before play (controller/runtime/integrity.py); on any break, a table that takes
+        no input, with ``integrity`` latched naming the first bad record, that stays up for the technician."""
+        opened = integrity.open_journal(Path(self.config.journal_path), self.config.table_id,
+                                        lambda journal, since: replay_rounds(journal, self.lookup or games.load_game,
+                                                                             since))
+        problem = opened.problem
+        if problem is None:
+            try:
+                table = Table.open(self.config, self.lookup, journal=opened.journal)
+                self.sealed = opened.state
+                if opened.state is not None:
+                    opened.journal.on_commit = self._follow_head(opened.state)
+                return table
+            except Exception as exc:  # a record the recovery cannot read: the chain was good, its meaning is not
+                problem = f"the journal cannot be recovered: {exc!r}"
+                opened.journal.broken = f"integrity: {problem}"
+        table = Table(self.config, opened.journal, self.lookup)
+        name = integrity.fault_name(problem)  # integrity.record_17: the sign, the console and the log name it
+        table.faults[name] = Fault(name, problem, 0)
+        log(logging.CRITICAL, "fault latched", fault=name, text=problem, journaled=False)
+        self.stream.write(f"#- FAULT latched: {name}: {problem}\n")
+        return table
+
+    def _follow_head(self, state: SealedState) -> Callable[[int, str], None]:
+        """The sealed state follows the journal's head just after each commit, on the loop, once the commit's
+        effects are out (the state may lag the journal after a crash, never lead it); a burst of commits is
+        one write."""
+        head: list[tuple[int, str]] = []
+
+        def write() -> None:
+            if head:
+                state.advance(*head.pop())
+                head.clear()
+
+        def follow(seq: int, digest: str) -> None:
+            if not head:
+                self.loop.call_soon(write)
+            head[:] = [(seq, digest)]
+        return follow
+
+    def _stop_record(self, table: Table) -> None:
+        """A clean stop is journaled (a crash leaves none), and the sealed state is flushed to the disk."""
+        if table.journal.broken:
+            return
+        table._commit([("stop", table.round_no, {"pid": os.getpid(), "reason": self.stop_reason})])
+        if self.sealed is not None:
+            self.sealed.data["head"] = {"seq": table.journal.last_seq, "hash": table.journal.last_hash}
+            try:
+                self.sealed.write(flush=True)
+            except OSError as exc:
+                log(logging.ERROR, "state file not written at stop", error=str(exc))
 
     async def _guard(self, name: str, job: Callable[[], Any]) -> None:
         """Run a task; if it fails, log it and restart it after a pause (the table itself is unaffected)."""
@@ -206,6 +278,11 @@ class Daemon:
                 import traceback
                 traceback.print_exc()
                 await asyncio.sleep(1.0)
+
+    def _signalled(self, name: str) -> None:
+        self.stop_reason = name
+        if self.stopped is not None:
+            self.stopped.set()
 
     def _check_drivers(self) -> None:
         """A synthetic camera needs --simulate (refused in one line); a table of stand-ins only is simulated."""
@@ -234,6 +311,13 @@ class Daemon:
         assert self.table is not None
         if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
             return
+        if is_delivery(raw) and self.exactly_once is not None:  # acknowledged only once journaled
+            self.exactly_once.receive(name, raw, lambda event: self._submit(name, event))
+            return
+        self._submit(name, raw)
+
+    def _submit(self, name: str, raw: object) -> None:
+        assert self.table is not None
         try:
             self.table.submit(name, raw)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
@@ -252,6 +336,7 @@ class Daemon:
             answer = self.table.command(cmd)
             log(logging.INFO, "command", command=cmd.name, by=cmd.by, answer=answer)
             if cmd.name == "stop" and self.stopped is not None:
+                self.stop_reason = f"stop command by {cmd.by}"
                 self.stopped.set()
 
     async def _watch(self) -> None:
@@ -288,6 +373,8 @@ class Daemon:
         played = table.round_no - (self.first_round or 1)  # rounds this run has settled
         if (self.rounds is not None and played >= self.rounds) or \
                 (self.until_round is not None and table.round_no > self.until_round):
+            self.stop_reason = (f"{self.rounds} rounds played (--rounds)" if self.rounds is not None
+                                else f"round {self.until_round} reached (--until-round)")
             self.stopped.set()
 
     def health(self) -> Mapping[str, Any]:

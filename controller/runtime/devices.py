@@ -59,9 +59,15 @@ class SerialDevice:
         self.name = name
         self._make = make
         self.link: Any = None
+        self.resume_at: Mapping[str, Any] | None = None
+
+    def resume(self, position: Mapping[str, Any] | None) -> None:
+        """The last frame position the journal holds from this device (controller/runtime/exactly_once.py)."""
+        self.resume_at = position
 
     def start(self, post: Callable[[object], None]) -> None:
         self.link = self._make(post)
+        self.link.resume(self.resume_at)
         self.link.start()
 
     def stop(self) -> None:

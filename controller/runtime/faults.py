@@ -59,6 +59,9 @@ class FaultKind:
 FAULTS: Mapping[str, FaultKind] = MappingProxyType({k.name: k for k in (
     FaultKind("journal", "the journal cannot commit (disk full, read-only, broken)", "all", "latched_fault",
               "restart"),
+    FaultKind("integrity", "the journal failed its check at start (a record edited, missing, forged or cut off, "
+              "or the journal, its key or its sealed state missing); the fault names the first bad record", "all",
+              "latched_fault", "restart"),
     FaultKind("code_digest", "the installed code differs from its stored digest (power-up self-check)", "all",
               "latched_fault", "supervisor"),
     FaultKind("replay_mismatch", "the open round could not be rebuilt from the journal", "all", "latched_fault",

@@ -51,6 +51,8 @@ def check_code(stored: Path, roots: list[Path] | None = None) -> CodeCheck:
         expected = stored.read_text(encoding="ascii").strip()
     except OSError as exc:
         return CodeCheck(False, None, actual, f"no stored code digest at {stored}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        return CodeCheck(False, None, actual, f"{stored} is not a stored code digest (not plain ASCII text)")
     if expected != actual:
         return CodeCheck(False, expected, actual, f"installed code differs from the digest in {stored}")
     return CodeCheck(True, expected, actual, "installed code matches its digest")

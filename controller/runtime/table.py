@@ -26,6 +26,8 @@ from controller.events import Dice, Void, Wheel, describe, event_from_json, even
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
+from controller.cards import Card
+from controller.runtime.composition import ShoeComposition
 from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
@@ -184,6 +186,7 @@ class Table:
         self.shoe_no = 1
         self.shoe_cards = 0
         self.cut_card = False
+        self.composition = ShoeComposition.for_options(config.round_config.options)  # controller/runtime/composition.py
         self.pending_result: PendingResult | None = None  # rebuilt from the journal's `pending` records on a restart
         self.recovered: dict[str, Any] = {}
         self.wiring: Wiring = wiring_for(config)  # what the devices' events mean in this game (translate.py)
@@ -197,8 +200,12 @@ class Table:
     @classmethod
     def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] | None = None,
              journal: Journal | None = None) -> "Table":
-        """Open (or create) the journal and rebuild the table from it."""
-        table = cls(config, journal or Journal(config.journal_path), lookup)
+        """Open (or create) the journal and rebuild the table from it (without ``journal``: signing and sealed,
+        unchecked; the daemon checks it first, controller/runtime/integrity.py)."""
+        if journal is None:
+            from controller.runtime.integrity import sealed_journal
+            journal = sealed_journal(config.journal_path, config.table_id)
+        table = cls(config, journal, lookup)
         table._recover()
         table.board.recover(config.spec, table.journal)
         return table
@@ -263,6 +270,10 @@ class Table:
         if new_shoe is not None:
             self.shoe_no, shoe_from = new_shoe.body["shoe"], new_shoe.seq
         self.shoe_cards = j.count_cards_since(shoe_from)
+        self.composition.new_shoe(self.shoe_no)
+        self.composition.rebuild(r.body["event"]["card"] for r in j.records(since=shoe_from, kinds=("event", "reject",
+                                                                                                     "refuse"))
+                                 if r.body.get("event", {}).get("type") == "card" and "misdeal" not in r.body)
         self.cut_card = bool(last_shoe and last_shoe.body.get("note") == "cut_card")
         # meters opened for the first time; mismatches stop their progressive
         meter_bodies = self.meters.open_missing()
@@ -395,12 +406,24 @@ class Table:
                               f"(confirm_result, or void the {'spin' if isinstance(event, Wheel) else 'throw'})"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
+        card = getattr(event, "card", None) if type(event).__name__ == "CardOut" else None
+        if isinstance(card, Card):  # the shoe's composition: a card this shoe cannot hold is a misdeal
+            misdeal = self.composition.refuse(card)
+            if misdeal is not None:
+                health.refused += 1
+                log(logging.WARNING, "misdeal", source=source, card=str(card), reason=misdeal)
+                self._commit([("refuse", self.round_no, {"source": source, "event": event_to_json(event),
+                                                         "reason": misdeal, "misdeal": True})])
+                return "refused"
         saved_meters = self.meters.snapshot()
         candidate = self.round.copy()  # apply-and-swap: the table's round changes once the event is journaled
         answer = candidate.apply(event)
+        shoe_count = self.composition.take(card) if isinstance(card, Card) else None
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
+            if shoe_count is not None:
+                body["shoe"] = shoe_count
             log(logging.INFO, "rejected", source=source, event=describe(event), reason=answer.reason)
             self._commit([("reject", self.round_no, body)], rejected=True)
             return "rejected"
@@ -417,6 +440,8 @@ class Table:
         effects = [effect_json(e) for e in answer.effects]
         event_body = {"source": source, "event": event_to_json(event), "effects": effects,
                       "complete": candidate.complete}
+        if shoe_count is not None:
+            event_body["shoe"] = shoe_count  # shoe number, cards out, copies of this card out
         if confirmed_by is not None:
             event_body["confirmed_by"] = confirmed_by
         entries.append(("event", self.round_no, event_body))
@@ -642,6 +667,11 @@ class Table:
                 cleared = names
                 entries.append(("clear", self.round_no, {"names": names, "by": cmd.by,
                                                          "reason": str(cmd.args.get("reason", ""))}))
+                if "replay_mismatch" in names:  # the round that did not replay is void: play goes on in a new one
+                    entries.append(("round_open", self.round_no + 1, {
+                        **config_json(self.config.round_config), "carried": [],
+                        "voided": {"round": self.round_no, "by": cmd.by,
+                                   "reason": "replay_mismatch cleared: the round that did not replay is void"}}))
             elif cmd.name == "confirm_jackpot":
                 meter = cmd.args.get("meter") or next((n for n, _ in self.meters.pending()), None)
                 if meter is None:
@@ -680,8 +710,13 @@ class Table:
         for name in cleared:
             self.faults.pop(name, None)
             log(logging.WARNING, "fault cleared", fault=name, by=cmd.by)
+        if "replay_mismatch" in cleared:
+            self.round_no += 1
+            self.round = self.config.spec.new_round(self.config.round_config, ())
+            self.round_spec, self.round_events, self.last_prompt, self.pending_result = self.config.spec, 0, None, None
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
+            self.composition.new_shoe(self.shoe_no)
         self._apply_fault_stops()
         self._done(records)
         return "done"

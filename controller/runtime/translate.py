@@ -372,6 +372,9 @@ _HANDLERS: dict[type, Callable[[str, Any, TableView], Translation]] = {
     ev.DeckCheck: _deck_check,
     ev.LinkFault: _link_fault,
     ev.LinkRestored: _link_back,
+    # a frame may be missing: latched for a supervisor to look at the coup, not a self-clearing outage
+    ev.SequenceGap: _fixed(lambda s, r: Latch("device_fault", r.reason)),
+    ev.UnknownFrame: _fixed(lambda s, r: Noted(f"{s}: a frame of type {r.type} this driver does not know")),
     # the wheel reader (drivers/wheel)
     ev.WheelNumber: _fixed(lambda s, r: Submit(Wheel(int(r.number)))),
     ev.WheelNoMoreBets: _wheel_no_more_bets,

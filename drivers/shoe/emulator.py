@@ -65,7 +65,8 @@ class ShoeEmulator:
     def __init__(self, kind: str = "shoe", *, link_path: str | None = None, faults: Faults = Faults(),
                  device_id: str = "EMU-0001", firmware: str = "emu-1", boot: str | None = None,
                  retransmit_timeout: float = 0.25, heartbeat_interval: float = 1.0,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None,
+                 on_host_frame: Callable[[str, int], None] | None = None) -> None:
         if kind not in ("shoe", "shuffler"):
             raise ValueError(f"emulator kind {kind!r}: expected shoe or shuffler")
         self.kind = kind
@@ -76,6 +77,7 @@ class ShoeEmulator:
         self.retransmit_timeout = retransmit_timeout
         self.heartbeat_interval = heartbeat_interval
         self._log = log
+        self._on_host_frame_cb = on_host_frame  # sees every host frame as it arrives (the kill tests use it)
         self._rng = random.Random(faults.seed)
         self._pty = PtyPort(link_path)
         self._line = SpoilingWriter(self._pty, faults, self._rng)
@@ -207,6 +209,8 @@ class ShoeEmulator:
         self._sent_at = self._last_tx = time.monotonic()
 
     def _on_host_frame(self, type_: str, seq: int) -> None:
+        if self._on_host_frame_cb is not None:
+            self._on_host_frame_cb(type_, seq)
         if type_ == "HEL":
             self._send_link("HEL", 0, f"ver={PROTOCOL_VERSION} kind={self.kind} id={self.device_id} "
                                       f"fw={self.firmware} boot={self.boot}")

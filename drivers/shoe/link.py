@@ -1,12 +1,16 @@
 """The host side of the shoe/shuffler protocol: one link per device, in its own thread.
 
 What it guarantees (docs/devices/shoe-protocol.md): every data frame is
-delivered at most once and in the device's order; a frame is acknowledged only
-after it was handed to the caller; a damaged frame is never delivered and a
-resend is asked for; a duplicate (the sequence number just delivered) is
-acknowledged again and dropped; the sequence state survives unplugs, so cards
-stay exact across a reconnect. Data frames are taken only after the device has
-said hello with the expected kind and protocol version.
+delivered at most once and in the device's order, as a ``Delivery`` whose
+``acknowledge`` the caller calls once the frame is journaled; only then is the
+ACK written (``drivers.seriallink.SequenceGate``). A damaged frame is never
+delivered and a resend is asked for; a frame already committed is acknowledged
+again and dropped; a frame handed on and not yet committed is dropped (its
+commit acknowledges it). The sequence state survives unplugs, and the caller
+hands the last journaled position back after a restart (``resume``), so cards
+stay exact across a reconnect and across a restart of the daemon. Data frames
+are taken only after the device has said hello with the expected kind and
+protocol version.
 
 Usage::
 
@@ -22,8 +26,9 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any, Mapping
 
-from drivers.seriallink import Emit, PortRunner
+from drivers.seriallink import Emit, PortRunner, SequenceGap, SequenceGate, UnknownFrame
 from drivers.shoe import events
 from drivers.shoe.protocol import Frame, FrameParser, Garbage, encode
 
@@ -75,7 +80,7 @@ class ShoeLink(PortRunner):
         self.host_id = host_id
         self._parser = FrameParser()
         self._linked = False
-        self._last_seq: int | None = None  # the last data sequence number delivered; survives reconnects
+        self._gate = SequenceGate()  # committed and in-flight frame numbers; survives reconnects
         self._boot: str | None = None
         self._last_rx: float | None = None
         self._last_tx = 0.0
@@ -96,6 +101,15 @@ class ShoeLink(PortRunner):
 
     # -- PortRunner hooks -----------------------------------------------------------------------
 
+    def resume(self, position: Mapping[str, Any] | None) -> None:
+        """The last frame the journal holds from this device (``{"session": BOOT, "seq": N}``), before ``start``."""
+        if not position:
+            return
+        session, seq = position.get("session"), position.get("seq")
+        if isinstance(session, str) and isinstance(seq, int) and 0 <= seq <= 255:
+            self._boot = session
+            self._gate.resume(session, seq)
+
     def on_open(self, now: float) -> None:
         self._parser = FrameParser()
         self._linked = False
@@ -110,7 +124,7 @@ class ShoeLink(PortRunner):
                 if result.bad_crc:
                     self._bad_crc += 1
                 if result.damaged:
-                    self._send(0 if self._last_seq is None else (self._last_seq + 1) % 256, "NAK", now)
+                    self._send(self._gate.expected(), "NAK", now)
                     self._naks += 1
                 log.debug("%s link: dropped %d byte(s): %s", self.kind, result.consumed, result.reason)
             else:
@@ -164,24 +178,36 @@ class ShoeLink(PortRunner):
         if not self._linked:
             self._early += 1  # not acknowledged: the device sends it again after the hello
             return
-        if frame.seq == self._last_seq:
+        session = self._boot or ""
+        latest = self._gate.inflight or self._gate.committed
+        expected = 0 if latest is None else (latest[1] + 1) % 256
+        verdict = self._gate.offer(session, frame.seq)
+        if verdict == "again":
             self._duplicates += 1
             self._send(frame.seq, "ACK", now)
             return
-        event = events.frame_to_event(frame)
+        if verdict == "waiting":
+            self._duplicates += 1  # resent while its commit is on the way: the commit acknowledges it
+            return
+        event: Any = events.frame_to_event(frame)
         if event is None:
             self._unknown += 1
             log.warning("%s link: unknown frame type %r (payload %r) acknowledged and ignored",
                         self.kind, t, frame.payload)
-        if self._last_seq is not None and frame.seq != (self._last_seq + 1) % 256:
+            event = UnknownFrame(t, frame.payload)
+        if verdict == "gap":
             self._gaps += 1
-            self.emit(events.LinkFault(f"{self.kind} sequence gap: expected {(self._last_seq + 1) % 256:02X}, "
-                                       f"got {frame.seq:02X}; a frame may be missing"))
-        self._last_seq = frame.seq
-        if event is not None:
-            self._delivered += 1
-            self.emit(event)
-        self._send(frame.seq, "ACK", now)
+            self.emit(SequenceGap(f"{self.kind} sequence gap: expected {expected:02X}, "
+                                  f"got {frame.seq:02X}; a frame may be missing"))
+        self._delivered += 1
+        seq = frame.seq
+
+        def acknowledge() -> None:  # on this thread, once the caller's journal transaction committed
+            self._gate.commit(session, seq)
+            if self._boot == session:  # never acknowledge into a device session that is not the frame's
+                self._send(seq, "ACK", time.monotonic())
+        if not self.deliver(event, {"session": session, "seq": seq}, acknowledge):
+            self._gate.inflight = None  # not taken: the device's resend is offered again
 
     def _on_hello(self, frame: Frame, now: float) -> None:
         kv = events.key_values(frame.payload)
@@ -201,7 +227,7 @@ class ShoeLink(PortRunner):
         boot = kv.get("boot", "")
         restarted = self._boot is not None and boot != self._boot
         if restarted or self._boot is None:
-            self._last_seq = None  # a new device session: its sequence numbers start afresh
+            self._gate = SequenceGate()  # a new device session: its sequence numbers start afresh
         self._boot = boot
         was_linked = self._linked
         self._linked = True

@@ -25,7 +25,7 @@ class WheelEmulator:
 
     def __init__(self, *, link_path: str | None = None, seed: int = 0, first_spin: int = 1, separator: str = ":",
                  repeat: int = 1, state_delay: float = 0.0, faults: LineFaults = LineFaults(),
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None, keepalive: float | None = None) -> None:
         if separator not in (":", ";"):
             raise ValueError("separator must be ':' or ';'")
         self._numbers = random.Random(seed)
@@ -36,6 +36,9 @@ class WheelEmulator:
         self.state_delay = state_delay
         self.spin_number = first_spin
         self.last_number = 0
+        self.keepalive = keepalive  # resend the last status line every so many seconds while idle, as wheels do
+        self._last_line: bytes | None = None
+        self._last_sent = 0.0
         self._log = log
         self._pty = PtyPort(link_path)
         self._line = SpoilingWriter(self._pty, faults, self._rng)
@@ -157,6 +160,10 @@ class WheelEmulator:
                 self._busy = item is not None
             if item is None:
                 self._pty.read()  # the wheel ignores what the host sends
+                if self.keepalive and self._last_line is not None and \
+                        time.monotonic() - self._last_sent >= self.keepalive:
+                    self._line.transmit(self._last_line)
+                    self._last_sent = time.monotonic()
                 self._pty.flush()
                 self._wake.wait(0.5)  # woken by send and stop; the wheel ignores what the host sends
                 self._wake.clear()
@@ -170,6 +177,7 @@ class WheelEmulator:
                 if self._log is not None:
                     self._log(f"sending {item.decode('ascii', 'replace').strip()}")
                 self._line.transmit(item)
+                self._last_line, self._last_sent = item, time.monotonic()
                 give_up = time.monotonic() + 1.0  # nobody reading: a real line loses the bytes too
                 while self._pty.pending_out and not self._stop.is_set() and time.monotonic() < give_up:
                     self._pty.wait(0.05)

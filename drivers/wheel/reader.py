@@ -8,6 +8,14 @@ their status every second or so make this a heartbeat). Lines that are not
 status lines are counted and logged (throttled), never fatal. The line has no
 checksum: for a wheel that repeats its lines, ``confirmations=2`` makes a
 number count only once two state-5 lines agree (docs/devices/wheel-reader.md).
+
+Exactly once: a number, a no-more-bets, a void or a fault is handed on as a
+``drivers.seriallink.Delivery`` whose position is the spin and the facts of
+it handed on so far (``{"spin": 552, "facts": ["no_more_bets", "number"]}``).
+The caller journals that position with the fact; after a restart it hands the
+last one back (``resume``), so the wheel's repeated status line for a spin the
+journal already holds gives nothing again, and one the journal does not hold
+yet is delivered. The wheel takes no acknowledgement.
 """
 
 from __future__ import annotations
@@ -15,9 +23,10 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from drivers.seriallink import MAX_BLOCK_S, Emit, PortRunner
-from drivers.wheel.events import WheelNumber
+from drivers.wheel.events import WheelFault, WheelNoMoreBets, WheelNumber, WheelVoid
 from drivers.wheel.protocol import LineError, LineSplitter, parse_line
 from drivers.wheel.tracker import WheelTracker
 
@@ -42,6 +51,14 @@ class WheelCounters:
     suppressed_numbers: int
 
 
+FACTS: dict[type, str] = {WheelNumber: "number", WheelNoMoreBets: "no_more_bets", WheelVoid: "void",
+                          WheelFault: "fault"}
+
+
+def _nothing() -> None:
+    """The wheel takes no acknowledgement."""
+
+
 class WheelReader(PortRunner):
     """Reads one wheel's status stream and emits wheel events."""
 
@@ -58,6 +75,7 @@ class WheelReader(PortRunner):
         self._opened_at = 0.0
         self._good = self._unknown = self._numbers = 0
         self._silent = False
+        self._facts: tuple[int, list[str]] = (-1, [])
 
     def counters(self) -> WheelCounters:
         last = self._last_line
@@ -94,7 +112,24 @@ class WheelReader(PortRunner):
         for event in self._tracker.update(status):
             if isinstance(event, WheelNumber):
                 self._numbers += 1
-            self.emit(event)
+            fact = FACTS.get(type(event))
+            if fact is None:
+                self.emit(event)  # a state change for the console: nothing to journal
+                continue
+            spin = int(getattr(event, "spin", None) or status.spin)
+            if self._facts[0] != spin:
+                self._facts = (spin, [])
+            self._facts[1].append(fact)
+            self.deliver(event, {"spin": spin, "facts": list(self._facts[1])}, _nothing)
+
+    def resume(self, position: Mapping[str, Any] | None) -> None:
+        """The last wheel fact the journal holds (``{"spin": S, "facts": [...]}``), before ``start``."""
+        if not position:
+            return
+        spin, facts = position.get("spin"), position.get("facts")
+        if isinstance(spin, int) and isinstance(facts, list):
+            self._tracker.prime(spin, [str(f) for f in facts])
+            self._facts = (spin, [str(f) for f in facts])
 
     def on_tick(self, now: float) -> None:
         if self.silence_timeout is None or self._silent:

@@ -53,6 +53,19 @@ class WheelTracker:
                 self._spins.popitem(last=False)
         return record
 
+    def prime(self, spin: int, facts: list[str]) -> None:
+        """After a restart: what was already reported of ``spin`` (``number``, ``no_more_bets``, ``void``,
+        ``fault``), so that the wheel repeating that spin's status reports none of it again."""
+        record = self._spin(spin)
+        if "no_more_bets" in facts:
+            record.no_more_bets = True
+        if "void" in facts:
+            record.void = True
+        if "number" in facts:
+            record.number = -1  # delivered; its value is in the journal
+        if "fault" in facts:
+            record.faults_seen = ~0
+
     def update(self, status: WheelStatus) -> list[WheelEvent]:
         out: list[WheelEvent] = []
         record = self._spin(status.spin)

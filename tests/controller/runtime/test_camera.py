@@ -30,6 +30,7 @@ CLEAN, OFF, HAND = 0, 0, 0  # seeds whose clean / off-area / hand scenes the rea
 
 def tarning_table(tmp: Path, fail_limit: int = 3) -> Table:
     data: dict[str, Any] = table_config.simulated_defaults("tarning", "se", str(tmp / "journal.sqlite"))
+    data["table"]["id"] = "tarning-se"  # the example table's id: its journal is the one hw/tables/tarning-se.toml runs
     data["devices"]["camera"] = {"driver": "files", "source": str(tmp), "still_frames": 1, "fail_limit": fail_limit}
     config = table_config.from_mapping(data, "test")
     return Table.open(config)  # the camera's fail_limit is the table's (controller/runtime/translate.Wiring)

@@ -87,6 +87,14 @@ def test_a_round_that_does_not_replay_is_a_fault_that_stops_all_input(tmp_path: 
     again = Table.open(config)
     assert "replay_mismatch" in again.faults and not again.summary()["accepting"]
     assert again.submit("shoe", CardOut(parse_card("9h"))) == "refused"
+    # a supervisor clears it: the round that did not replay is void, and play goes on in a fresh round
+    assert again.command(Command("clear_fault", {"name": "replay_mismatch"}, "console:sup")) == "done"
+    assert again.round_no == 2 and again.round_events == 0 and again.round.betting_open
+    opening = again.journal.last("round_open")
+    assert opening is not None and opening.round == 2 and opening.body["voided"]["round"] == 1
+    assert again.submit("bets", Bet(1, "banco", 1000)) == "accepted"
+    third = Table.open(config)  # and a restart reopens that fresh round, not the one that did not replay
+    assert third.round_no == 2 and "replay_mismatch" not in third.faults
 
 
 def test_an_unjournaled_restart_with_a_changed_config_keeps_the_open_round_on_its_own_rules(tmp_path: Path) -> None:

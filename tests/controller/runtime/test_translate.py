@@ -60,6 +60,10 @@ CASES: list[tuple[str, str, object, TableView, tuple[Any, ...]]] = [
      replace(V, faults=frozenset({"link_down.shoe"})),
      (Clear("link_down.shoe", "shoe is back", "shoe (device)"), Noted("shoe is back; link_down.shoe cleared"))),
     ("link restored, nothing latched", "shoe", ev.LinkRestored(), V, (Noted("shoe is back"),)),
+    ("sequence gap", "shoe", ev.SequenceGap("shoe sequence gap: expected 06, got 07; a frame may be missing"), V,
+     (Latch("device_fault", "shoe sequence gap: expected 06, got 07; a frame may be missing"),)),
+    ("unknown frame", "shoe", ev.UnknownFrame("XYZ", "future"), V,
+     (Noted("shoe: a frame of type XYZ this driver does not know"),)),
     # -- the wheel reader
     ("wheel number", "wheel", ev.WheelNumber(17, 3), V, (Submit(Wheel(17)),)),
     ("wheel no more bets", "wheel", ev.WheelNoMoreBets(3), V, (Submit(CloseBets()),)),

@@ -7,17 +7,31 @@ import time
 from typing import Any, Callable
 
 from drivers.ptydevice import PtyPort
+from drivers.seriallink import Delivery
 from drivers.shoe.protocol import Frame, FrameParser, Good, encode
 
 
 class Collector:
-    """The link's callback: keeps events, lets the test wait for a condition on them."""
+    """The link's callback: keeps events, lets the test wait for a condition on them.
 
-    def __init__(self) -> None:
+    A ``Delivery`` (a fact to acknowledge after it is journaled) is unwrapped and acknowledged at once, as a
+    caller that journals nothing does; with ``hold=True`` the deliveries are kept in ``held`` unacknowledged.
+    """
+
+    def __init__(self, hold: bool = False) -> None:
         self.events: list[Any] = []
+        self.held: list[Delivery] = []
+        self.hold = hold
         self._cond = threading.Condition()
 
     def __call__(self, event: Any) -> None:
+        if isinstance(event, Delivery):
+            if self.hold:
+                with self._cond:
+                    self.held.append(event)
+            else:
+                event.acknowledge()
+            event = event.event
         with self._cond:
             self.events.append(event)
             self._cond.notify_all()

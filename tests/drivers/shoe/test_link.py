@@ -11,6 +11,7 @@ import pytest
 from drivers.shoe.emulator import Faults, ShoeEmulator, seeded_shoe
 from drivers.shoe.events import (CardDealt, CutCard, DeckCheck, DeviceIdentity, DoorClosed, DoorOpen, Jam, LinkFault,
                                  LinkRestored, ShoeEmpty, ShoeState, ShuffleDone, ShuffleStarted, Tamper, Unreadable)
+from drivers.seriallink import Delivery, SequenceGap, UnknownFrame
 from drivers.shoe.link import ShoeLink
 from drivers.shoe.protocol import encode
 from tests.drivers.shoe.helpers import Collector, HandDevice
@@ -43,10 +44,11 @@ def stack(tmp_path: Path) -> Iterator[Callable[..., tuple]]:
 def hand(tmp_path: Path) -> Iterator[Callable[..., tuple]]:
     made: list = []
 
-    def make(**link_kw):
+    def make(hold: bool = False, resume: dict | None = None, **link_kw):
         device = HandDevice(str(tmp_path / "hand"))
-        got = Collector()
+        got = Collector(hold=hold)
         link = ShoeLink(device.path, got, **link_kw)
+        link.resume(resume)
         made.append((device, link))
         link.start()
         assert device.wait_frame(lambda f: f.type == "HEL") is not None  # the host says hello first
@@ -239,7 +241,7 @@ def test_a_sequence_gap_is_a_fault_but_the_frame_is_delivered(hand) -> None:
     device.send(7, "CRD", "Kh")
     assert got.wait_count(CardDealt, 2, 2)
     assert cards_of(got) == ["Ah", "Kh"]
-    assert "sequence gap: expected 06, got 07" in got.of(LinkFault)[0].reason
+    assert "sequence gap: expected 06, got 07" in got.of(SequenceGap)[0].reason and not got.of(LinkFault)
 
 
 def test_wrapping_sequence_numbers_continue(hand) -> None:
@@ -293,30 +295,60 @@ def test_card_text_that_is_not_a_card_is_unreadable_never_a_card(hand) -> None:
     assert "'Zz'" in got.of(Unreadable)[0].detail
 
 
-def test_an_unknown_type_is_acknowledged_counted_and_not_delivered(hand) -> None:
+def test_an_unknown_type_is_acknowledged_counted_and_handed_on_only_as_unknown(hand) -> None:
     device, link, got = hand()
     device.hello()
     device.send(1, "XYZ", "future")
     assert device.wait_frame(lambda f: f.type == "ACK" and f.seq == 1) is not None
     assert link.counters().unknown_types == 1
-    assert [e for e in got.events if not isinstance(e, (DeviceIdentity, LinkRestored))] == []
+    # handed on as UnknownFrame only so that its position is journaled before the ACK; the runtime ignores it
+    assert [e for e in got.events if not isinstance(e, (DeviceIdentity, LinkRestored))] == [UnknownFrame("XYZ", "future")]
+
+
+def test_no_ack_before_the_caller_acknowledges_and_a_resend_meanwhile_is_dropped(hand) -> None:
+    device, link, got = hand(hold=True)
+    device.hello()
+    device.send(0, "CRD", "Ah")
+    assert got.wait_count(CardDealt, 1, 2)
+    device.send(0, "CRD", "Ah")  # resent while the commit is on the way
+    time.sleep(0.3)
+    assert [f for f in device.received if f.type == "ACK"] == []  # nothing acknowledged before the commit
+    assert len(got.of(CardDealt)) == 1 and link.counters().duplicates == 1
+    got.held[0].acknowledge()
+    assert device.wait_frame(lambda f: f.type == "ACK" and f.seq == 0) is not None
+    device.send(0, "CRD", "Ah")  # the ACK was lost: acknowledged again, not delivered again
+    assert device.wait_frame(lambda f: f.type == "ACK" and f.seq == 0) is not None
+    assert len(got.of(CardDealt)) == 1
+    assert got.held[0].position == {"session": "B007", "seq": 0}
+
+
+def test_a_resumed_link_acknowledges_and_drops_the_frame_the_journal_holds(hand) -> None:
+    device, link, got = hand(resume={"session": "B007", "seq": 9})
+    device.hello()
+    device.send(9, "CRD", "Kd")  # the device resends its last frame after the daemon restarted
+    assert device.wait_frame(lambda f: f.type == "ACK" and f.seq == 9) is not None
+    device.send(10, "CRD", "Qd")
+    assert got.wait_count(CardDealt, 1, 2)
+    assert cards_of(got) == ["Qd"] and not got.of(LinkFault)
 
 
 def test_a_failing_callback_does_not_stop_the_link(tmp_path: Path) -> None:
     emu = ShoeEmulator(link_path=str(tmp_path / "s"))
     path = emu.start()
     got = Collector()
+    failed: list[str] = []
 
     def callback(event) -> None:
-        if isinstance(event, CardDealt) and event.card == "Ah":
+        if isinstance(event, Delivery) and event.event == CardDealt("Ah") and not failed:
+            failed.append("Ah")
             raise RuntimeError("bug in the caller")
         got(event)
 
     link = ShoeLink(path, callback)
     link.start()
     try:
-        emu.deal(["Ah", "Kh"])
-        assert got.wait_count(CardDealt, 1, 3) and cards_of(got) == ["Kh"]
+        emu.deal(["Ah", "Kh"])  # Ah was not taken, so not acknowledged: the shoe resends it and it is taken then
+        assert got.wait_count(CardDealt, 2, 3) and cards_of(got) == ["Ah", "Kh"] and failed == ["Ah"]
         assert link.running
     finally:
         link.stop()
