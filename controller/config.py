@@ -343,7 +343,7 @@ def file_kind(path: str | Path) -> str | None:
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, ValueError):
         return None
     if "table" in data:
         return "table"
