@@ -8,7 +8,7 @@
 # Any other arguments go to `tablectl run --simulate` (sh run.sh --help for the list).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="displays"  # the emulated sign and jackpot display draw with luma and Pillow
+TABLECTL_EXTRAS="displays,terminal"  # the emulated sign and jackpot display draw with luma and Pillow; the dealer terminal
 . ./tools/venv.sh
 game="punto-banco"
 rounds="10"

@@ -3,6 +3,6 @@
 # Extra arguments go to pytest (for example: sh test.sh -m slow, or sh test.sh tests/controller).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="dev,vision,displays"
+TABLECTL_EXTRAS="dev,vision,displays,terminal"
 . ./tools/venv.sh
 exec .venv/bin/python -m pytest "$@"

@@ -238,8 +238,14 @@ class SpotSpec:
 
 @dataclass(frozen=True)
 class ActionSpec:
+    """A decision of the game. ``multiples`` are the multiples of a stake the player may choose between (each
+    still judged by the round); ``amount`` says the player may name the amount (the round judges it, and takes
+    its own default when none is given). Input surfaces read these through ``controller.games.decisions``."""
+
     name: str
     description: str
+    multiples: tuple[int, ...] = ()
+    amount: bool = False
 
 
 @dataclass(frozen=True)
@@ -402,3 +408,10 @@ class Round(ABC):
     def carried(self) -> tuple[Bet, ...]:
         """Bets that stay on the layout into the next round (stand-offs, carried raises)."""
         return ()
+
+    def layout(self) -> Mapping[str, Any] | None:
+        """What the croupier sees on the layout now, JSON-ready: ``{"dealer": {"cards": [...], "total": N},
+        "boxes": [{"seat": N, "hands": [{"cards": [...], "total": N, "note": TEXT}]}]}``; None where the
+        game has no cards in boxes (the dealer terminal then shows the bets and the cards in shoe order).
+        Only what the croupier may see: a game with dark cards gives no totals."""
+        return None

@@ -124,7 +124,7 @@ SPEC = GameSpec(
         ActionSpec("split", "split a pair into two hands (000 rule 16; 002); with `player`: a back bettor adds "
                             "a stake for the new hand"),
         ActionSpec("insurance", "insure against a dealer Black Jack (000 rule 13; 002); `player` and `amount` "
-                                "optional"),
+                                "optional", amount=True),
         ActionSpec("even_money", "a Black Jack against a dealer ace is paid 1 to 1 at once (000 rule 14)"),
         ActionSpec("surrender", "give up the hand for half the stake (002)"),
         ActionSpec("burn", "the burn-puck box burns the dealer's second card (Burn rules 5-6)"),
