@@ -240,12 +240,14 @@ class SpotSpec:
 class ActionSpec:
     """A decision of the game. ``multiples`` are the multiples of a stake the player may choose between (each
     still judged by the round); ``amount`` says the player may name the amount (the round judges it, and takes
-    its own default when none is given). Input surfaces read these through ``controller.games.decisions``."""
+    its own default when none is given); ``who`` is ``supervisor`` for an override that is not a player's decision.
+    Input surfaces read these through ``controller.games.decisions``."""
 
     name: str
     description: str
     multiples: tuple[int, ...] = ()
     amount: bool = False
+    who: str = "player"  # "player": a decision the table must be able to take; "supervisor": an override
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,20 @@ class RoundConfig:
 
 
 @dataclass(frozen=True)
+class BoardSpec:
+    """How a game's outcomes are marked on a last-results board (controller/games/boards.py).
+
+    ``kind``: ``numbers`` (a wheel's numbers with hot and cold), ``dice`` (the throws) or ``road`` (a Punto Banco
+    bead plate and big road). ``mark`` turns one round's outcome into its mark (None for a void round);
+    ``numbers`` lists every number the table can show (for the cold numbers of a ``numbers`` board).
+    """
+
+    kind: str
+    mark: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
+    numbers: Callable[[RoundConfig], tuple[int, ...]] | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A game declared as data, plus the one constructor of its rounds."""
 
@@ -280,6 +296,7 @@ class GameSpec:
     paytable_file: str | None = None
     interpretations: tuple[str, ...] = ()
     validate: Callable[[RoundConfig], None] | None = None  # raises ValueError on an illegal table set-up
+    board: BoardSpec | None = None  # how the outcome is marked on the last-results board (pit view, sign)
 
     def variant(self, variant_id: str) -> VariantSpec:
         for v in self.variants:

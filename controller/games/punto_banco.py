@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
+    ActionSpec, BoardSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.hands.baccarat import card_points, hand_points
@@ -333,4 +333,6 @@ SPEC = GameSpec(
         "less the minimum commission, never below 0.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("road", lambda o: {"winner": o["winner"], "punto": o["punto"], "banco": o["banco"]}
+                    if "winner" in o else None),
 )

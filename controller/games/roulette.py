@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.events import TYPE_NAMES, Event, Wheel
-from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -168,4 +168,6 @@ SPEC = GameSpec(
         "off, but if a table turns them on they pay 10 and 7 to 1 like the seed's street and corner.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("numbers", lambda o: {"number": o["number"], "color": o["color"]} if "number" in o else None,
+                    lambda config: tuple(range(0, layout_grid(config).rows * layout_grid(config).columns + 1))),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.events import TYPE_NAMES, Dice, Event
-from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
 from controller.games.grid import BetTable, Shape, spot_name
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -169,4 +169,6 @@ SPEC = GameSpec(
         "A void (a die off the table or not flat) is taken at any time before the result; the bets stay.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("dice", lambda o: {"dice": list(o["dice"]), "total": o["total"], "triple": o["triple"],
+                                     "big": o["big"], "small": o["small"]} if "dice" in o else None),
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.events import TYPE_NAMES, Dice, Event
-from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -172,4 +172,7 @@ SPEC = GameSpec(
         "maximum (rule 6) applies to one colour's stakes on one spot together.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("dice", lambda o: {"dice": [o["red"], o["green"]], "colors": ["red", "green"],
+                                     "number": o["number"],
+                                     "total": o["total"]} if "number" in o else None),
 )
