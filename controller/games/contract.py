@@ -297,6 +297,14 @@ class GameSpec:
     interpretations: tuple[str, ...] = ()
     validate: Callable[[RoundConfig], None] | None = None  # raises ValueError on an illegal table set-up
     board: BoardSpec | None = None  # how the outcome is marked on the last-results board (pit view, sign)
+    decisions: Callable[[RoundConfig], tuple[str, ...]] | None = None  # the players' decisions a table set up
+    # so can take (None: every action whose ``who`` is ``player``); config check wants an input for each
+
+    def player_decisions(self, config: RoundConfig) -> tuple[str, ...]:
+        """The decisions the players of a table set up as ``config`` can make (each needs an input)."""
+        if self.decisions is not None:
+            return self.decisions(config)
+        return tuple(a.name for a in self.actions if a.who == "player")
 
     def variant(self, variant_id: str) -> VariantSpec:
         for v in self.variants:

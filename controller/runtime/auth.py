@@ -13,7 +13,7 @@ import hmac
 import os
 from dataclasses import dataclass, field
 
-ROLES = ("technician", "supervisor")
+ROLES = ("technician", "supervisor", "croupier")  # a croupier logs in at the dealer terminal only
 _N, _R, _P = 2**14, 8, 1  # about 16 MiB and 50 ms per check on a Pi 4: slow for a guesser, fine for a login
 
 

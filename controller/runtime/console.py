@@ -340,6 +340,10 @@ class ConsoleSession:
         user = self.users.get(name)
         if user is not None and verify_pin(text, user.pin_hash):
             self.lockout.succeeded(name)
+            if user.role == "croupier":
+                self.control.audit(name, f"login refused (a croupier's login is for the dealer terminal) on "
+                                         f"{self.source}", False)
+                return Reply(("A croupier logs in at the dealer terminal, not at the console.",), "login: ")
             self.user = user
             self.control.audit(name, f"login as {user.role} on {self.source}", True)
             return Reply((f"Welcome, {name} ({user.role}). Type 'help' for the commands.",), self.prompt)

@@ -256,7 +256,8 @@ class Services:
         console = self.daemon.config.console
         if console.get("enabled", False):
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
-                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
+                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)),
+                               lockout=getattr(self.daemon, "lockout", None))
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")
             port = console.get("port")
             if self.daemon.simulate:  # every device emulated: the console socket sits beside the journal, no UART

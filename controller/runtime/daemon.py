@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, TextIO
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
+from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
 from controller.runtime.device_outputs import Both, DeviceView
 from controller.runtime.interfaces import Command, InputDevice, Output
@@ -32,6 +33,7 @@ from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
 from controller.runtime.translate import Translator, button_actions, progressive_spot
+from controller.runtime.web import server as web_terminal
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -64,6 +66,8 @@ class Daemon:
         self.built: real_devices.Built | None = None
         self.device_view: DeviceView | None = None
         self.translator: Translator | None = None
+        self.terminal: web_terminal.Terminal | None = None
+        self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
 
     # -- the loop
 
@@ -132,6 +136,8 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
+        self.terminal, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
+        tasks += terminal_tasks
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -157,6 +163,8 @@ class Daemon:
             self.closing = True
             if croupier is not None:
                 croupier.stopping = True
+            if self.terminal is not None:
+                self.terminal.stop()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from controller.events import Action, Bet, CloseBets, Dice, Puck, TYPE_NAMES, Void, Wheel
+from controller.runtime.decision_keys import KEYS, pressed
 from controller.runtime.interfaces import Command, Translated, translate as translate_basic
 
 if TYPE_CHECKING:
@@ -218,6 +219,9 @@ class Translator:
             return Translated(command=Command("new_shoe", {}, by))
         if action == "confirm":
             return Translated(text="nothing waits for a confirmation")
+        if action in KEYS or action in {a.name for a in self.table.round_spec.actions}:
+            meaning = pressed(self.table, action)  # decision buttons and keys: only what the round accepts now
+            return Translated(event=meaning) if isinstance(meaning, Action) else Translated(text=meaning)
         prompt = self.table.last_prompt
         seat = getattr(prompt, "seat", None)
         if seat is None:

@@ -11,13 +11,21 @@ reading.
 from __future__ import annotations
 
 from controller.games.blackjack.round import BlackjackRound
-from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals
+from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals, rules_of
 from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
 from controller.money import fraction_of
 
 _SE_OPTIONS = ("decks", "boxes", "limits", "price_base_amount", "dealer_hits_soft_17", "original_bets_only")
 _FI_OPTIONS = ("decks", "boxes", "limits", "blackjack_pays", "dealer_hits_soft_17", "double_totals",
                "double_after_split", "max_hands", "surrender", "surrender_vs_ace")
+
+
+def _decisions(config: RoundConfig) -> tuple[str, ...]:
+    """The decisions this table's rules offer (stand, double and split always)."""
+    rules = rules_of(config)
+    return ("stand", "double", "split") + (("insurance",) if rules.insurance_offered else ()) + \
+        (("even_money",) if rules.even_money is not None else ()) + (("surrender",) if rules.surrender else ()) + \
+        (("burn",) if rules.burn else ())
 
 
 def _validate(config: RoundConfig) -> None:
@@ -147,6 +155,7 @@ SPEC = GameSpec(
         "The burn puck's box carries to the next round as a marker bet on spot 'puck' without money.",
     ),
     validate=_validate,
+    decisions=_decisions,
 )
 
 __all__ = ["SPEC", "BlackjackRound"]
