@@ -164,7 +164,7 @@ class Daemon:
             if croupier is not None:
                 croupier.stopping = True
             if self.terminal is not None:
-                self.terminal.stop()
+                await self.terminal.close()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -132,8 +132,10 @@ class TerminalApp:
         async def stream() -> Any:
             seen = -1
             yield "retry: 1000\n\n"  # after a restart of the daemon the page is back within a second
-            while True:
+            while not self.state.closing:
                 version = await self.state.changed(seen, KEEPALIVE_S)
+                if self.state.closing:
+                    return
                 if version != seen:
                     seen = version
                     data = json.dumps({**self.state.snapshot(), "user": user}, separators=(",", ":"))

@@ -73,6 +73,7 @@ class Terminal:
         self.port = int(self.settings.get("port", 8080))
         self.sock: socket.socket | None = None
         self.server: Any = None
+        self.task: "asyncio.Task[Any] | None" = None
 
     def bind(self) -> None:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
@@ -98,16 +99,25 @@ class Terminal:
         self.server = _Server(config).server
         assert self.sock is not None
         log(logging.INFO, "terminal", url=self.url)
-        return loop.create_task(self.server.serve(sockets=[self.sock]))
+        self.task = loop.create_task(self.server.serve(sockets=[self.sock]))
+        return self.task
 
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{'https' if self.tls else 'http'}://{host}:{self.port}/"
 
-    def stop(self) -> None:
+    async def close(self, timeout: float = 2.0) -> None:
+        """Stop serving: the open event streams end, then the server (its task) within ``timeout`` seconds."""
+        self.state.closing = True
+        self.state.wake()
         if self.server is not None:
             self.server.should_exit = True
+            if self.task is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(self.task), timeout)
+                except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001 - stopping anyway
+                    pass
         if self.sock is not None:
             self.sock.close()
 

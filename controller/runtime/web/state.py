@@ -57,6 +57,7 @@ class TableState:
         self.last_outcome: dict[str, Any] | None = None
         self.last_settlements: list[dict[str, Any]] = []
         self.round_no = table.round_no
+        self.closing = False  # the daemon stops: the pages' event streams end
         self._load()
 
     # -- from the journal at start, then record by record
@@ -103,6 +104,9 @@ class TableState:
                                      "reason": record.body.get("reason")})
         self.round_no = table.round_no
         self.version += 1
+        self.wake()
+
+    def wake(self) -> None:
         for waiter in self._waiters:
             waiter.set()
 

@@ -347,9 +347,9 @@
     var box = el("div", "board");
     box.id = "board";
     var b = s.board;
-    if (!b) {
-      box.appendChild(el("h3", null, "Last round"));
-      box.appendChild(lastResult(s));
+    if (!b) {  // a card game: the open round as the croupier sees it, read-only
+      box.appendChild(el("h3", null, "Round " + s.round));
+      box.appendChild(layoutPanel(s));
       return box;
     }
     if (!b.rounds) { box.appendChild(el("div", "empty-board", "No results yet on this table.")); return box; }
@@ -474,7 +474,7 @@
       });
       side.appendChild(mp);
     }
-    if (s.board) {
+    {
       var lr = el("div", "panel");
       lr.appendChild(el("h3", null, "Last round"));
       lr.appendChild(lastResult(s));
@@ -531,10 +531,12 @@
   document.getElementById("logout").addEventListener("click", function () {
     post("/api/logout").then(function () { location.href = "/login" + (PIT ? "?next=pit" : ""); });
   });
-  setInterval(function () {
+  function tick() {
     var d = new Date();
     document.getElementById("clock").textContent = ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
-  }, 1000);
+  }
+  tick();
+  setInterval(tick, 1000);
   document.title = PIT ? "tablectl · pit view" : "tablectl · dealer";
   connect();
 })();
