@@ -22,7 +22,7 @@ ROWS = 6
 HOT = 5
 
 
-def build(board: BoardSpec, config: RoundConfig, marks: Sequence[Mapping[str, Any]], last: int = 20,
+def build(board: BoardSpec, config: RoundConfig, marks: Sequence[Mapping[str, Any]], last: int = 30,
           window: int = 100) -> dict[str, Any]:
     """The board of ``marks`` (oldest first): the last ``last`` for the strip, hot and cold over ``window``."""
     recent = list(marks)[-window:]
@@ -33,15 +33,34 @@ def build(board: BoardSpec, config: RoundConfig, marks: Sequence[Mapping[str, An
         last_seen = {int(m["number"]): i for i, m in enumerate(recent)}
         hot = sorted((n for n in counts), key=lambda n: (-counts[n], -last_seen[n]))[:HOT]
         cold = sorted(every, key=lambda n: (counts.get(n, 0), last_seen.get(n, -1), order[n]))[:HOT]
+        def entry(n: int) -> dict[str, Any]:
+            out: dict[str, Any] = {"number": n, "count": counts.get(n, 0)}
+            if board.color is not None:
+                out["color"] = board.color(config, n)
+            return out
         return {"kind": "numbers", "last": [dict(m) for m in reversed(recent[-last:])],
-                "hot": [{"number": n, "count": counts[n]} for n in hot],
-                "cold": [{"number": n, "count": counts.get(n, 0)} for n in cold], "rounds": len(recent)}
+                "hot": [entry(n) for n in hot], "cold": [entry(n) for n in cold], "rounds": len(recent),
+                "tally": tally(recent)}
     if board.kind == "dice":
-        return {"kind": "dice", "last": [dict(m) for m in reversed(recent[-last:])], "rounds": len(recent)}
+        return {"kind": "dice", "last": [dict(m) for m in reversed(recent[-last:])], "rounds": len(recent),
+                "tally": tally(recent)}
     if board.kind == "road":
         return {"kind": "road", "bead": bead_plate(recent), "big_road": big_road(recent),
                 "counts": dict(Counter(str(m["winner"]) for m in recent)), "rounds": len(recent)}
     raise ValueError(f"unknown board kind {board.kind!r}")
+
+
+def tally(marks: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
+    """How often each value of each word or flag of the marks came (``color``: red 41, black 37, green 2;
+    ``big``: true 15); numbers and lists are not tallied."""
+    out: dict[str, Counter[str]] = {}
+    for mark in marks:
+        for key, value in mark.items():
+            if isinstance(value, bool):
+                out.setdefault(key, Counter())[str(value).lower()] += 1 if value else 0
+            elif isinstance(value, str) or (key == "dozen" and isinstance(value, int)):
+                out.setdefault(key, Counter())[str(value)] += 1
+    return {k: dict(v) for k, v in out.items()}
 
 
 def bead_plate(marks: Sequence[Mapping[str, Any]]) -> list[list[str]]:

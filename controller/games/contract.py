@@ -272,12 +272,14 @@ class BoardSpec:
 
     ``kind``: ``numbers`` (a wheel's numbers with hot and cold), ``dice`` (the throws) or ``road`` (a Punto Banco
     bead plate and big road). ``mark`` turns one round's outcome into its mark (None for a void round);
-    ``numbers`` lists every number the table can show (for the cold numbers of a ``numbers`` board).
+    ``numbers`` lists every number the table can show (for the cold numbers of a ``numbers`` board), ``color``
+    gives a number's colour.
     """
 
     kind: str
     mark: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
     numbers: Callable[[RoundConfig], tuple[int, ...]] | None = None
+    color: Callable[[RoundConfig, int], str] | None = None  # a number's colour on the table (``numbers``)
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,9 @@ SPEC = GameSpec(
         "off, but if a table turns them on they pay 10 and 7 to 1 like the seed's street and corner.",
     ),
     validate=lambda config: _validate(config),
-    board=BoardSpec("numbers", lambda o: {"number": o["number"], "color": o["color"]} if "number" in o else None,
-                    lambda config: tuple(range(0, layout_grid(config).rows * layout_grid(config).columns + 1))),
+    board=BoardSpec("numbers", lambda o: {k: o[k] for k in ("number", "color", "dozen", "parity", "half")}
+                    if "number" in o else None,
+                    lambda config: tuple(range(0, layout_grid(config).rows * layout_grid(config).columns + 1)),
+                    lambda config, n: "green" if n == 0 else
+                    "red" if n in {int(r) for r in config.paytable["layout"]["red"]} else "black"),
 )

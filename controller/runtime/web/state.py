@@ -195,6 +195,8 @@ class TableState:
             "rejects": list(self.rejects),
             "board": boards.build(board, config.round_config, list(self.marks)) if board is not None else None,
             "hands_per_hour": self.hands_per_hour(),
+            "limits": [{"spot": spot, "min": money(low, minor), "max": money(high, minor) if high is not None else None}
+                       for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items()],
             "shoe": {"number": table.shoe_no, "cut_card": table.cut_card},
         }
         self._cache = (self.version, snap)

@@ -29,13 +29,20 @@ def test_big_road_new_column_per_change_ties_on_the_bead_before_and_the_dragon_t
 
 
 def test_roulette_hot_and_cold_count_every_number_of_the_wheel():
+    from controller.games.roulette import RouletteRules
+
     spec, config = games.configure("roulette", "se", {})
-    marks = [spec.board.mark({"number": n, "color": "red"}) for n in [17, 17, 5, 17, 5, 32]]
+    rules = RouletteRules(config)
+    rules.build_table()
+    marks = [spec.board.mark(rules.outcome_data(n)) for n in [17, 17, 5, 17, 5, 32]]
     board = boards.build(spec.board, config, marks)
     assert [m["number"] for m in board["last"]] == [32, 5, 17, 5, 17, 17]
-    assert [h["number"] for h in board["hot"]][:3] == [17, 5, 32]
-    assert board["cold"][0] == {"number": 0, "count": 0} and len(board["cold"]) == 5
+    assert board["last"][0] == {"number": 32, "color": "red", "dozen": 3, "parity": "even", "half": "high"}
+    assert board["hot"][:3] == [{"number": 17, "count": 3, "color": "black"}, {"number": 5, "count": 2, "color": "red"},
+                                {"number": 32, "count": 1, "color": "red"}]
+    assert board["cold"][0] == {"number": 0, "count": 0, "color": "green"} and len(board["cold"]) == 5
     assert all(c["number"] not in (5, 17, 32) for c in board["cold"])
+    assert board["tally"]["color"] == {"black": 3, "red": 3} and board["tally"]["dozen"] == {"2": 3, "1": 2, "3": 1}
 
 
 def test_dice_boards_of_sic_bo_and_tarning_mark_the_throws():

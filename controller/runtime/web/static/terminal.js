@@ -17,6 +17,7 @@
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
+  function cap(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; }
   function word(action) { return WORDS[action] || action.replace(/_/g, " ").replace(/^./, function (c) { return c.toUpperCase(); }); }
   function card(text) {
     if (text === "down") return el("span", "card down");
@@ -312,7 +313,7 @@
   function dealer(s) {
     var main = el("main", "dealer");
     var left = el("div", "left");
-    var prompt = el("div", "prompt" + (s.accepting ? "" : " stopped"), s.pending ? s.pending.prompt : s.prompt.text);
+    var prompt = el("div", "prompt" + (s.accepting ? "" : " stopped"), cap(s.pending ? s.pending.prompt : s.prompt.text));
     prompt.id = "prompt";
     if (!s.accepting) prompt.appendChild(el("small", null, "Input is stopped: " + s.faults.map(function (f) { return f.text; }).join("; ")));
     else if (s.pending) prompt.appendChild(el("small", null, s.prompt.text));
@@ -356,7 +357,7 @@
     if (b.kind === "numbers") {
       box.appendChild(el("h3", null, "Last numbers"));
       var strip = el("div", "numbers");
-      b.last.forEach(function (m, i) { strip.appendChild(numberBall(m, i === 0)); });
+      b.last.slice(0, window.innerWidth >= 1200 ? 30 : 18).forEach(function (m, i) { strip.appendChild(numberBall(m, i === 0)); });
       box.appendChild(strip);
       var hc = el("div", "hotcold");
       [["hot", "Hot"], ["cold", "Cold"]].forEach(function (pair) {
@@ -364,9 +365,7 @@
         col.appendChild(el("h4", null, pair[1] + " (last " + b.rounds + ")"));
         var row = el("div", "numbers");
         b[pair[0]].forEach(function (h) {
-          var colour = h.number === 0 ? "green" : "";
-          b.last.forEach(function (m) { if (m.number === h.number) colour = m.color; });
-          var ball = el("span", "num " + (colour || "black"), String(h.number));
+          var ball = el("span", "num " + (h.color || "black"), String(h.number));
           ball.appendChild(el("sup", null, String(h.count)));
           row.appendChild(ball);
         });
@@ -377,7 +376,7 @@
     } else if (b.kind === "dice") {
       box.appendChild(el("h3", null, "Last throws"));
       var list = el("div", "throws");
-      b.last.slice(0, 12).forEach(function (m, i) {
+      b.last.slice(0, window.innerWidth >= 1200 ? 11 : 9).forEach(function (m, i) {
         var row = el("div", "throw" + (i === 0 ? " first" : ""));
         m.dice.forEach(function (v, j) { row.appendChild(el("span", "die " + ((m.colors && m.colors[j]) || ""), String(v))); });
         row.appendChild(el("span", "tot", m.number !== undefined ? String(m.number) : String(m.total)));
@@ -395,10 +394,11 @@
       road.id = "big-road";
       var cols = 0;
       b.big_road.forEach(function (c) { cols = Math.max(cols, c.col + 1); });
-      var shown = Math.min(cols, 24), first = cols - shown;
+      var fit = Math.max(10, Math.floor((window.innerWidth * 1.4 / 2.4 - 44) / (window.innerWidth >= 1200 ? 34 : 20)));
+      var shown = Math.min(cols, fit), first = cols - shown;
       var cells = {};
       b.big_road.forEach(function (c) { cells[c.col + ":" + c.row] = c; });
-      for (var x = first; x < first + Math.max(shown, 12); x++) {
+      for (var x = first; x < first + Math.max(shown, Math.min(fit, 12)); x++) {
         for (var y = 0; y < 6; y++) {
           var c = cells[x + ":" + y];
           var dot = el("span", "c " + (c ? "ring " + c.winner : "empty"));
@@ -410,8 +410,8 @@
       rb.appendChild(el("h4", null, "Bead plate"));
       var bead = el("div", "road");
       bead.id = "bead-plate";
-      var beads = b.bead.slice(-16);
-      for (var i = 0; i < Math.max(beads.length, 12); i++) {
+      var beads = b.bead.slice(-fit);
+      for (var i = 0; i < Math.max(beads.length, Math.min(fit, 12)); i++) {
         for (var j = 0; j < 6; j++) {
           var letter = beads[i] && beads[i][j];
           var d = el("span", "c " + (letter || "empty"), letter || "");
@@ -429,6 +429,34 @@
       box.appendChild(rb);
     }
     return box;
+  }
+
+  var TALLY = [
+    [["color", "red", "Red"], ["color", "black", "Black"], ["color", "green", "Zero"]],
+    [["parity", "odd", "Odd"], ["parity", "even", "Even"], ["half", "low", "1-18"], ["half", "high", "19-36"]],
+    [["dozen", "1", "1st 12"], ["dozen", "2", "2nd 12"], ["dozen", "3", "3rd 12"]],
+    [["big", "true", "Big"], ["small", "true", "Small"], ["triple", "true", "Triple"]],
+    [["below_above", "below", "Below 7"], ["below_above", "seven", "Seven"], ["below_above", "above", "Above 7"]]];
+
+  function tallyPanel(b) {
+    var panel = el("div", "panel tally");
+    panel.appendChild(el("h3", null, "Last " + b.rounds + " " + (b.kind === "dice" ? "throws" : "spins")));
+    TALLY.forEach(function (cells) {
+      if (!cells.some(function (c) { return b.tally[c[0]]; })) return;
+      var row = el("div", "tally-row");
+      cells.forEach(function (c) {
+        var n = (b.tally[c[0]] || {})[c[1]] || 0, pct = Math.round(100 * n / b.rounds);
+        var cell = el("div", "tally-cell " + c[0] + "-" + c[1]);
+        cell.appendChild(el("span", "t", c[2]));
+        cell.appendChild(el("b", null, pct + "%"));
+        var bar = el("i", "fill");
+        bar.style.width = pct + "%";
+        cell.appendChild(bar);
+        row.appendChild(cell);
+      });
+      panel.appendChild(row);
+    });
+    return panel;
   }
 
   function lastResult(s) {
@@ -458,10 +486,11 @@
     var side = el("div", "side");
     var now = el("div", "panel");
     now.appendChild(el("h3", null, "Now"));
-    var p = el("div", "lastres", s.pending ? s.pending.prompt : s.prompt.text);
+    var p = el("div", "lastres", cap(s.pending ? s.pending.prompt : s.prompt.text));
     p.id = "pit-prompt";
     now.appendChild(p);
     side.appendChild(now);
+    if (s.board && s.board.tally && s.board.rounds) side.appendChild(tallyPanel(s.board));
     var meters = Object.keys(s.meters || {});
     if (meters.length) {
       var mp = el("div", "panel");
@@ -479,6 +508,17 @@
       lr.appendChild(el("h3", null, "Last round"));
       lr.appendChild(lastResult(s));
       side.appendChild(lr);
+    }
+    if (s.limits && s.limits.length) {
+      var lp = el("div", "panel limits");
+      lp.appendChild(el("h3", null, "Limits (" + s.currency + ")"));
+      s.limits.slice(0, 8).forEach(function (l) {
+        var row = el("div", "limit");
+        row.appendChild(el("span", null, l.spot));
+        row.appendChild(el("b", null, l.min + " – " + (l.max === null ? "no maximum" : l.max)));
+        lp.appendChild(row);
+      });
+      side.appendChild(lp);
     }
     if (s.faults.length) {
       var fp = el("div", "panel");
