@@ -173,6 +173,6 @@ SPEC = GameSpec(
     ),
     validate=lambda config: _validate(config),
     board=BoardSpec("dice", lambda o: {"dice": [o["red"], o["green"]], "colors": ["red", "green"],
-                                     "number": o["number"],
-                                     "total": o["total"]} if "number" in o else None),
+                                     "number": o["number"], "total": o["total"],
+                                     "below_above": o["below_above"]} if "number" in o else None),
 )

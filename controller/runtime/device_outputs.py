@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 from controller.runtime.faults import SELF_CLEARING
 
 MAX_RESULTS = 10
+BOARD_MARKS = 100  # the outcomes the sign's last-results board counts (hot and cold, the road's counts)
 WINNER_MARK = {"punto": "P", "banco": "B", "tie": "T"}
 
 
@@ -78,6 +79,7 @@ class DeviceView:
 
     def __init__(self, table: Any) -> None:
         self.results: deque[tuple[str, str | None]] = deque(maxlen=MAX_RESULTS)
+        self.marks: deque[Mapping[str, Any]] = deque(maxlen=BOARD_MARKS)  # the game's board (sign_board.py)
         self.table = table
         self._recover()
 
@@ -87,7 +89,7 @@ class DeviceView:
         if query is None:
             return
         where = "kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?"
-        recent = list(query(where, '%"outcome"%', MAX_RESULTS * 2))
+        recent = list(query(where, '%"outcome"%', BOARD_MARKS))
         self(self.table, list(reversed(recent)))
 
     def __call__(self, table: Any, records: Sequence[Any]) -> None:
@@ -99,6 +101,10 @@ class DeviceView:
                     mark = result_mark(effect["outcome"])
                     if mark is not None:
                         self.results.appendleft(mark)
+                    board = getattr(getattr(table.config, "spec", None), "board", None)
+                    marked = board.mark(effect["outcome"]) if board is not None else None
+                    if marked is not None:
+                        self.marks.append(marked)
 
     def sign_content(self, table: Any) -> Any:
         from drivers.displays.sign import ResultMark, SignContent, SpotLimit
@@ -109,10 +115,18 @@ class DeviceView:
             low, high = pair
             if high is not None:
                 limits.append(SpotLimit(spot.replace("_", " ").upper(), int(low), int(high)))
+        results, pages = list(self.results), []
+        board = getattr(config.spec, "board", None)
+        if board is not None and self.marks:  # the game's last-results board: the same marks as the pit view
+            from controller.games.boards import build
+            from controller.runtime.sign_board import sign_pages
+
+            results, pages = sign_pages(build(board, config.round_config, list(self.marks)))
         return SignContent(title=config.spec.name, limits=tuple(limits),
-                           results=tuple(ResultMark(t, c) for t, c in self.results),
-                           results_label="LAST" if self.results else "", currency=config.currency,
-                           minor_per_major=config.minor_unit)
+                           results=tuple(ResultMark(t, c) for t, c in results),
+                           results_label="LAST" if results else "", currency=config.currency,
+                           minor_per_major=config.minor_unit,
+                           boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks)) for label, marks in pages))
 
     def jackpot(self, table: Any) -> dict[str, Any]:
         states = table.meters.states

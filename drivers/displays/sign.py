@@ -9,7 +9,9 @@ scrolled at ``speed`` LEDs per second to its end, and held there briefly.
 The matrices light in one colour only, so a result's colour is drawn as a
 shape: ``red`` inverse (dark digits on a lit block), ``black`` plain,
 ``green`` (the zero) plain and underlined. Which result has which colour is
-the caller's business (it knows the game); this driver only draws.
+the caller's business (it knows the game); this driver only draws. After the
+results come the pages of the game's last-results board (``boards``: hot and
+cold numbers, the Punto Banco counts, the share of big and small throws).
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ class SignContent:
     results_label: str = ""
     currency: str = ""
     minor_per_major: int = 100
+    boards: tuple[tuple[str, tuple[ResultMark, ...]], ...] = ()
+    """More pages of the last-results board after the results: a label and its marks (``HOT`` 28 6 0;
+    ``P 28 B 26 T 6`` with no marks)."""
 
 
 def format_amount(minor: int, minor_per_major: int = 100) -> str:
@@ -75,16 +80,20 @@ def limit_text(limit: SpotLimit, content: SignContent) -> str:
 
 def results_strip(content: SignContent) -> Image.Image:
     """The last results side by side, as one 8-row strip."""
-    widths = [text_width(m.text) + 2 if m.colour == "red" else text_width(m.text)
-              for m in content.results]
-    label_width = text_width(content.results_label) + MARK_GAP if content.results_label else 0
+    return marks_strip(content.results_label, content.results)
+
+
+def marks_strip(label: str, marks: tuple[ResultMark, ...]) -> Image.Image:
+    """A label, then marks side by side (each in its colour's shape), as one 8-row strip."""
+    widths = [text_width(m.text) + 2 if m.colour == "red" else text_width(m.text) for m in marks]
+    label_width = text_width(label) + (MARK_GAP if marks else 0) if label else 0
     total = label_width + sum(widths) + MARK_GAP * max(0, len(widths) - 1)
     strip = Image.new("1", (max(1, total), 8))
     x = 0
-    if content.results_label:
-        draw_text(strip, 0, content.results_label)
+    if label:
+        draw_text(strip, 0, label)
         x = label_width
-    for mark, width in zip(content.results, widths):
+    for mark, width in zip(marks, widths):
         if mark.colour is not None and mark.colour not in COLOURS:
             raise ValueError(f"unknown result colour {mark.colour!r} (known: {', '.join(COLOURS)})")
         if mark.colour == "red":
@@ -113,6 +122,7 @@ def items(content: SignContent) -> list[Image.Image]:
     out.extend(text_strip(limit_text(limit, content)) for limit in content.limits)
     if content.results:
         out.append(results_strip(content))
+    out.extend(marks_strip(label, marks) for label, marks in content.boards)
     return out
 
 

@@ -50,7 +50,7 @@ def test_dice_boards_of_sic_bo_and_tarning_mark_the_throws():
     mark = spec.board.mark({"dice": [2, 2, 2], "total": 6, "triple": True, "small": False, "big": False})
     assert mark["triple"] and mark["dice"] == [2, 2, 2]
     spec, config = games.configure("tarning", "se", {})
-    mark = spec.board.mark({"number": 9, "red": 2, "green": 3, "total": 5})
-    assert mark == {"dice": [2, 3], "colors": ["red", "green"], "number": 9, "total": 5}
+    mark = spec.board.mark({"number": 9, "red": 2, "green": 3, "total": 5, "below_above": "below"})
+    assert mark == {"dice": [2, 3], "colors": ["red", "green"], "number": 9, "total": 5, "below_above": "below"}
     assert boards.build(spec.board, config, [mark])["last"] == [mark]
     assert spec.board.mark({"void": "no spin"}) is None
