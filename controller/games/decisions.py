@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from controller.events import Action, CloseBets, Event, Void
-from controller.games.contract import Accepted, GameSpec, Prompt, Round
+from controller.games.contract import GameSpec, Prompt, Reject, Round
 
 PROBE_VOID = "probe: is a void accepted now"
 
@@ -92,24 +92,23 @@ def copy_of(round_: Round) -> Round:
 
 
 class _Prober:
-    """Tries events on one copy of the round; a rejected event leaves the copy as it was (Round.apply)."""
+    """Tries events on copies of the round, never on the round itself."""
 
     def __init__(self, round_: Round) -> None:
         self.round = round_
-        self.copy: Round | None = None
         self.tried = 0
 
     def accepts(self, event: Event) -> bool:
+        """Whether the round takes ``event`` (Round.apply's judgment on a copy, which is then thrown away)."""
         if self.round.complete:
             return False
-        if self.copy is None:
-            self.copy = copy_of(self.round)
+        twin = copy_of(self.round)  # one copy per probe: the copy is not restored after a rejection either
         self.tried += 1
-        answer = self.copy.apply(event)
-        if isinstance(answer, Accepted):
-            self.copy = None  # the copy moved on: the next probe starts from a fresh one
-            return True
-        return False
+        try:
+            list(twin._apply(event))
+        except Reject:
+            return False
+        return True
 
 
 def _candidate_actions(spec: GameSpec, prompt: Prompt | None) -> tuple[str, ...]:
