@@ -79,6 +79,8 @@ class Terminal:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by each connection: an answer's
+        # head and body go out at once, not 40 ms apart (Nagle's wait for the page's delayed ACK)
         sock.bind((self.host, self.port))
         sock.listen(64)
         sock.setblocking(False)
