@@ -29,7 +29,6 @@ from controller import config as table_config  # noqa: E402
 from controller.events import Bet, CloseBets  # noqa: E402
 from controller.runtime.device_outputs import DeviceView, SignOutput  # noqa: E402
 from controller.runtime.table import Table  # noqa: E402
-from controller.runtime.translate import Translator  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -49,7 +48,6 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
     data = table_config.simulated_defaults("punto-banco", "fi", str(journal))
     config = table_config.from_mapping(data, "bench")
     table = Table.open(config)
-    table.translate = Translator(table)
     view = DeviceView(table)
     sign_dev, _ = simulated_displays(load_device_config(Path(__file__).resolve().parents[1] / "hw" / "dealer-panel.toml"))
     sign = SignOutput(Sign(sign_dev), loop, ticked=True)

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller import cards  # noqa: E402
 from controller.events import Action, Bet, CloseBets  # noqa: E402
-from controller.runtime.interfaces import CardDealt  # noqa: E402
+from drivers.events import CardDealt  # noqa: E402
 from controller.runtime.simulate import SimulatedPanel  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
 

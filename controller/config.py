@@ -230,7 +230,8 @@ def _decision_inputs(c: "_Checker", spec: GameSpec, round_config: RoundConfig, t
     needed = list(spec.player_decisions(round_config))
     if not needed or terminal.get("enabled", False) or emulated_only(devices):
         return
-    wired = {b.action_for(spec.id) for b in pin_map.buttons} if pin_map is not None else set()  # keypad keys
+    wired = {b.action_for(spec.id) or (b.action if b.action and spec.takes_button_action(b.action) else None)
+             for b in pin_map.buttons} if pin_map is not None else set()  # keypad keys
     # (decision_N) count only with the terminal, which shows what each key means
     missing = [n for n in needed if n not in wired]
     if missing:

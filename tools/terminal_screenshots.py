@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller import cards  # noqa: E402
 from controller.events import Bet, CloseBets, Dice, Wheel  # noqa: E402
-from controller.runtime.roulette_camera import SpinRead  # noqa: E402
+from drivers.events import SpinRead  # noqa: E402
 from tests.controller.runtime.web.conftest import ARGS, CHROMIUM  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
 

@@ -120,6 +120,9 @@ class BankedPokerRound(Round):
         """Boxes that decided to play (in box order)."""
         return [s for s in self.boxes_in_play() if self.decided.get(s) not in (None, "fold")]
 
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        return self.limit_of(spot)
+
     def limit_of(self, spot: str) -> tuple[int, int | None]:
         """The configured [minimum, maximum] of a spot tightened by its legal bound."""
         configured = self.config["limits"].get(spot)

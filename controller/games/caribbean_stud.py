@@ -20,6 +20,7 @@ from controller.games.contract import (
     ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Reject, RoundConfig, Settlement, SpotSpec,
     VariantSpec, settle_fixed,
 )
+from controller.games.contract import ReaderSpec
 from controller.hands.high import best_high
 from controller.hands.qualifiers import ace_king_or_better
 from controller.money import Odds
@@ -220,6 +221,9 @@ SPEC = GameSpec(
         ActionSpec("raise", "play on: a bet of twice the ante is placed (003 rule 2.c.ii)"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    progressive_spots=("progressive",),
+    strategy="poker",
     new_round=lambda config, carried: CaribbeanStudRound(config, carried),
     paytable_file="caribbean-stud.toml",
     interpretations=(

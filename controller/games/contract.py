@@ -283,8 +283,40 @@ class BoardSpec:
 
 
 @dataclass(frozen=True)
+class ReaderSpec:
+    """What reads the game's result at the table: ``kind`` ``shoe`` (cards out of the shoe), ``wheel`` (the
+    winning number, from a wheel reader or the camera over the wheel) or ``dice`` (the camera over the throw
+    area: ``count`` dice, of ``colors`` where the game tells them apart; empty: any)."""
+
+    kind: str
+    count: int | None = None
+    colors: tuple[str, ...] = ()
+
+    @property
+    def camera(self) -> str | None:
+        """What a camera reads at this game's table: ``dice``, ``roulette`` (the wheel), or None."""
+        return {"dice": "dice", "wheel": "roulette"}.get(self.kind)
+
+
+ResultMark = tuple[str, "str | None"]
+"""One outcome on a results board (the LED sign's last results): its text and its colour (or None)."""
+
+TABLE_ACTIONS = ("close_bets", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe")
+"""Button actions every game takes (the table's own); a game's declared actions come on top."""
+
+DECISION_KEYS = tuple(f"decision_{n}" for n in range(1, 10))
+"""The decision keypad's keys: key N is the N-th legal decision of the box in turn (controller/games/decisions)."""
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """A game declared as data, plus the one constructor of its rounds."""
+    """A game declared as data, plus the one constructor of its rounds.
+
+    What the runtime looks up is declared here too: ``reader`` (what reads the result), ``result_mark`` (the
+    outcome on a results board), ``progressive_spots`` (the spots a progressive slot bets on), the button
+    actions it takes by default (``takes_button_action``) and ``strategy`` (the simulated table's virtual
+    players, by family name: controller/runtime/players.py).
+    """
 
     id: str
     name: str
@@ -301,12 +333,30 @@ class GameSpec:
     board: BoardSpec | None = None  # how the outcome is marked on the last-results board (pit view, sign)
     decisions: Callable[[RoundConfig], tuple[str, ...]] | None = None  # the players' decisions a table set up
     # so can take (None: every action whose ``who`` is ``player``); config check wants an input for each
+    reader: ReaderSpec | None = None
+    result_mark: Callable[[Mapping[str, Any]], ResultMark | None] | None = None
+    progressive_spots: tuple[str, ...] = ()
+    strategy: str | None = None
 
     def player_decisions(self, config: RoundConfig) -> tuple[str, ...]:
         """The decisions the players of a table set up as ``config`` can make (each needs an input)."""
         if self.decisions is not None:
             return self.decisions(config)
         return tuple(a.name for a in self.actions if a.who == "player")
+
+    def takes_button_action(self, action: str) -> bool:
+        """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own
+        actions, the game's declared actions, ``confirm`` where a camera's unsure result can be held, and the
+        decision keypad's keys (``decision_1`` ..) where players decide."""
+        return (action in TABLE_ACTIONS or any(a.name == action for a in self.actions)
+                or (action == "confirm" and self.reader is not None and self.reader.camera is not None)
+                or (action in DECISION_KEYS and any(a.who == "player" for a in self.actions)))
+
+    def mark(self, outcome: Mapping[str, Any]) -> ResultMark | None:
+        """The outcome on a results board, or None (a void, or a game without a board mark)."""
+        if self.result_mark is None or outcome.get("void"):
+            return None
+        return self.result_mark(outcome)
 
     def variant(self, variant_id: str) -> VariantSpec:
         for v in self.variants:
@@ -427,6 +477,12 @@ class Round(ABC):
     @abstractmethod
     def settlements(self) -> Sequence[Settlement]:
         """Every settlement made so far, in order."""
+
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        """The [minimum, maximum] of one stake on ``spot`` as this round reads its limits (None: no maximum);
+        here the table's ``limits`` option, which games with rules of their own override."""
+        limits = self.config.get("limits") or {}
+        return (limits[spot][0], limits[spot][1]) if spot in limits else (0, None)
 
     def closed_reason(self, event: Event) -> str:
         """Why an event after the end of the round is refused (a game may say more)."""

@@ -76,6 +76,9 @@ class Legal:
     def find(self, seat: int, action: str) -> Decision | None:
         return next((d for d in self.decisions if d.seat == seat and d.action == action), None)
 
+    def offers(self, action: str) -> bool:
+        return any(d.action == action for d in self.decisions)
+
     def seats(self) -> tuple[int, ...]:
         return tuple(sorted({d.seat for d in self.decisions}))
 

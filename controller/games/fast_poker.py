@@ -15,6 +15,7 @@ from controller.games.banked_poker import DEALER, BankedPokerRound, StakeRule, o
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
+from controller.games.contract import ReaderSpec
 from controller.games.three_card_poker import contest
 from controller.hands.qualifiers import queen_high_or_better
 from controller.hands.three import three_card
@@ -171,6 +172,8 @@ SPEC = GameSpec(
         ActionSpec("play", "go on: the play stake is placed (rule 19)"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="poker",
     new_round=lambda config, carried: FastPokerRound(config, carried),
     paytable_file="fast-poker.toml",
     interpretations=(

@@ -129,6 +129,9 @@ class LayoutRound(Round):
 
     # -- bets
 
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        return self.rules.limit(self.rules.table.shape(spot))
+
     def _place(self, bet: Bet) -> Iterable[Effect]:
         if not self.betting_open:
             raise Reject("no more bets: the bets are closed for this round")

@@ -16,6 +16,7 @@ from controller.games.contract import (
     ActionSpec, BoardSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
+from controller.games.contract import ReaderSpec, ResultMark
 from controller.hands.baccarat import card_points, hand_points
 from controller.money import Odds, fraction_of
 
@@ -108,6 +109,10 @@ class PuntoBancoRound(Round):
         self._settlements: list[Settlement] = []
 
     # -- bets
+
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        limits = self.config.get("limits") or {}
+        return (limits[spot][0] if spot in limits else 0), self._maximum(spot)
 
     def _maximum(self, spot: str) -> int | None:
         limit = self.config["limits"].get(spot)
@@ -285,6 +290,15 @@ def _validate(config: RoundConfig) -> None:
             raise ValueError(f"limits: no spot {spot!r} in punto-banco {config.variant}")
 
 
+BOARD_MARKS = {"punto": "P", "banco": "B", "tie": "T"}
+
+
+def board_mark(outcome: Mapping[str, Any]) -> ResultMark | None:
+    """The winner on the results board: P, B or T."""
+    winner = outcome.get("winner")
+    return (BOARD_MARKS[winner], None) if isinstance(winner, str) and winner in BOARD_MARKS else None
+
+
 SPEC = GameSpec(
     id="punto-banco",
     name="Punto Banco",
@@ -322,6 +336,9 @@ SPEC = GameSpec(
     ),
     actions=(),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    result_mark=board_mark,
+    strategy="baccarat",
     new_round=lambda config, carried: PuntoBancoRound(config, carried),
     paytable_file="punto-banco.toml",
     interpretations=(
@@ -333,6 +350,6 @@ SPEC = GameSpec(
         "less the minimum commission, never below 0.",
     ),
     validate=lambda config: _validate(config),
-    board=BoardSpec("road", lambda o: {"winner": o["winner"], "punto": o["punto"], "banco": o["banco"]}
+    board=BoardSpec("road", lambda o: {"winner": o["winner"], "punto": o.get("punto"), "banco": o.get("banco")}
                     if "winner" in o else None),
 )

@@ -18,6 +18,7 @@ from controller.games.banked_poker import BOARD, BURN, BankedPokerRound, StakeRu
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
+from controller.games.contract import ReaderSpec
 from controller.hands.high import best_holdem_using_hole
 from controller.hands.qualifiers import pair_or_better
 from controller.money import Odds, fraction_of
@@ -164,6 +165,8 @@ SPEC = GameSpec(
         ActionSpec("call", "go on: a stake equal to the ante is placed (rule 9)"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="poker",
     new_round=lambda config, carried: HoldemRound(config, carried),
     paytable_file="restaurant-holdem.toml",
     interpretations=(

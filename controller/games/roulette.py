@@ -8,10 +8,11 @@ number; the round and ``house_edge/roulette.py`` both use it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Event, Wheel
-from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -110,6 +111,14 @@ def _validate(config: RoundConfig) -> None:
 
 _SE_LIMIT = "SE: at most 1/6000 of the price base amount per player (seed 000 Roulett rule 6)"
 
+def board_mark(outcome: Mapping[str, Any]) -> ResultMark | None:
+    """The winning number on the results board, in its colour."""
+    number, colour = outcome.get("number"), outcome.get("color")
+    if not isinstance(number, int) or isinstance(number, bool):
+        return None
+    return str(number), colour if colour in ("red", "black", "green") else None
+
+
 SPEC = GameSpec(
     id="roulette",
     name="Roulette",
@@ -152,6 +161,9 @@ SPEC = GameSpec(
     ),
     actions=(),
     devices=("wheel_reader", "camera"),
+    reader=ReaderSpec("wheel"),
+    result_mark=board_mark,
+    strategy="layout",
     new_round=lambda config, carried: LayoutRound(config, RouletteRules(config), carried),
     paytable_file="roulette.toml",
     interpretations=(
@@ -168,7 +180,7 @@ SPEC = GameSpec(
         "off, but if a table turns them on they pay 10 and 7 to 1 like the seed's street and corner.",
     ),
     validate=lambda config: _validate(config),
-    board=BoardSpec("numbers", lambda o: {k: o[k] for k in ("number", "color", "dozen", "parity", "half")}
+    board=BoardSpec("numbers", lambda o: {k: o.get(k) for k in ("number", "color", "dozen", "parity", "half")}
                     if "number" in o else None,
                     lambda config: tuple(range(0, layout_grid(config).rows * layout_grid(config).columns + 1)),
                     lambda config, n: "green" if n == 0 else

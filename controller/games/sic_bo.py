@@ -9,10 +9,11 @@ the round and ``house_edge/sic_bo.py`` both use it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Dice, Event
-from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Shape, spot_name
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -131,6 +132,12 @@ def _validate(config: RoundConfig) -> None:
     validate_layout_config(SicBoRules(config))
 
 
+def board_mark(outcome: Mapping[str, Any]) -> ResultMark | None:
+    """The three dice on the results board."""
+    dice = outcome.get("dice")
+    return (" ".join(str(d) for d in dice), None) if isinstance(dice, list) else None
+
+
 SPEC = GameSpec(
     id="sic-bo",
     name="Sic Bo",
@@ -158,6 +165,9 @@ SPEC = GameSpec(
     ),
     actions=(),
     devices=("camera",),
+    reader=ReaderSpec("dice", DICE[0], DICE[1]),
+    result_mark=board_mark,
+    strategy="layout",
     new_round=lambda config, carried: LayoutRound(config, SicBoRules(config), carried),
     paytable_file="sic-bo.toml",
     interpretations=(
@@ -169,6 +179,6 @@ SPEC = GameSpec(
         "A void (a die off the table or not flat) is taken at any time before the result; the bets stay.",
     ),
     validate=lambda config: _validate(config),
-    board=BoardSpec("dice", lambda o: {"dice": list(o["dice"]), "total": o["total"], "triple": o["triple"],
-                                     "big": o["big"], "small": o["small"]} if "dice" in o else None),
+    board=BoardSpec("dice", lambda o: {"dice": list(o["dice"]), "total": o.get("total"), "triple": o.get("triple"),
+                                     "big": o.get("big"), "small": o.get("small")} if "dice" in o else None),
 )

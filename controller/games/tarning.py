@@ -10,10 +10,11 @@ dice are thrown (rule 2a: a shaken cup), so it settles the same way.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Dice, Event
-from controller.games.contract import BoardSpec, GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -122,6 +123,12 @@ def _validate(config: RoundConfig) -> None:
 _SE_LIMIT = "at most 1/6000 of the price base amount per player (seed 000 Tärning rule 6)"
 _OPTIONS = ("seats", "limits", "price_base_amount", "chip_values", "six_lines")
 
+def board_mark(outcome: Mapping[str, Any]) -> ResultMark | None:
+    """The throw on the results board: the red die, then the green."""
+    red, green = outcome.get("red"), outcome.get("green")
+    return (f"{red} {green}", None) if isinstance(red, int) and isinstance(green, int) else None
+
+
 SPEC = GameSpec(
     id="tarning",
     name="Tärning",
@@ -156,6 +163,9 @@ SPEC = GameSpec(
     ),
     actions=(),
     devices=("camera",),
+    reader=ReaderSpec("dice", DICE[0], DICE[1]),
+    result_mark=board_mark,
+    strategy="layout",
     new_round=lambda config, carried: LayoutRound(config, TarningRules(config), carried),
     paytable_file="tarning.toml",
     interpretations=(
@@ -172,7 +182,7 @@ SPEC = GameSpec(
         "maximum (rule 6) applies to one colour's stakes on one spot together.",
     ),
     validate=lambda config: _validate(config),
-    board=BoardSpec("dice", lambda o: {"dice": [o["red"], o["green"]], "colors": ["red", "green"],
-                                     "number": o["number"], "total": o["total"],
-                                     "below_above": o["below_above"]} if "number" in o else None),
+    board=BoardSpec("dice", lambda o: {"dice": [o.get("red"), o.get("green")], "colors": ["red", "green"],
+                                     "number": o["number"], "total": o.get("total"),
+                                     "below_above": o.get("below_above")} if "number" in o else None),
 )

@@ -15,6 +15,7 @@ from controller.games.banked_poker import DEALER, BankedPokerRound, odds_of, one
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
+from controller.games.contract import ReaderSpec
 from controller.hands.qualifiers import queen_high_or_better
 from controller.hands.three import three_card
 from controller.money import Odds
@@ -167,6 +168,8 @@ SPEC = GameSpec(
         ActionSpec("play", "go on: a play stake equal to the ante is placed (002)"),
     ),
     devices=("shoe",),
+    reader=ReaderSpec("shoe"),
+    strategy="poker",
     new_round=lambda config, carried: ThreeCardPokerRound(config, carried),
     paytable_file="three-card-poker.toml",
     interpretations=(

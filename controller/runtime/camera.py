@@ -14,24 +14,13 @@ for the croupier's confirmation) is decided in controller/runtime/translate.py.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from controller.games import sic_bo, tarning
+from controller import games
+from controller.games.contract import GameSpec
 from controller.runtime.simulate import SimulatedPanel
+from drivers.vision.events import DiceRead
 
-DICE_GAMES: dict[str, tuple[int, tuple[str, ...]]] = {tarning.SPEC.id: tarning.DICE, sic_bo.SPEC.id: sic_bo.DICE}
-"""Game id -> (dice thrown, colours expected; empty: any) for the reader's expectations, as each game declares."""
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRead:
-    """One still throw as the camera read it (the record a camera posts)."""
-
-    status: str  # ok | void | unsure
-    values: tuple[int | None, ...]
-    colors: tuple[str, ...]
-    reason: str = ""
 
 
 def dice_read(result: Any) -> DiceRead:
@@ -59,11 +48,14 @@ def load_calibration(path: str, kind: str = "dice") -> Any:
     return loaded
 
 
-def make_reader(game: str, calibration: Any = None) -> Any:
-    """The real dice reader for ``game`` (its dice count and colours); ``calibration`` a file path or a calibration."""
+def make_reader(game: str | GameSpec, calibration: Any = None) -> Any:
+    """The real dice reader for ``game`` (the dice count and colours its ``reader`` declares); ``calibration``
+    a file path or a calibration."""
     from drivers.vision.dice import DiceOptions, DiceReader
 
-    count, colors = DICE_GAMES.get(game, (None, ()))
+    spec = games.load_game(game) if isinstance(game, str) else game
+    reader = spec.reader
+    count, colors = (reader.count, reader.colors) if reader is not None and reader.kind == "dice" else (None, ())
     cal = calibration if calibration is not None and not isinstance(calibration, str) else \
         load_calibration(calibration) if calibration else None
     return DiceReader(cal, DiceOptions(count=count, colors=colors))
@@ -173,7 +165,7 @@ class CameraDevice:
         return out
 
 
-def build_camera(name: str, driver: str, settings: Mapping[str, Any], game: str) -> CameraDevice:
+def build_camera(name: str, driver: str, settings: Mapping[str, Any], game: str | GameSpec) -> CameraDevice:
     """``[devices.camera]`` with driver ``opencv`` (a camera index or a video) or ``files`` (a folder or a video)."""
     from drivers.vision.sources import CaptureSource, open_source
 
@@ -198,7 +190,7 @@ class EmulatedCamera(SimulatedPanel):
     as thrown: the virtual croupier confirms an unsure result with it.
     """
 
-    def __init__(self, name: str, game: str, seed: int, disturb: float = 0.15) -> None:
+    def __init__(self, name: str, game: str | GameSpec, seed: int, disturb: float = 0.15) -> None:
         import random
 
         from drivers.vision import synth_dice

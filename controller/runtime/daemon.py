@@ -32,7 +32,6 @@ from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
-from controller.runtime.translate import Translator, button_actions, progressive_spot
 from controller.runtime.web import server as web_terminal
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
@@ -65,7 +64,6 @@ class Daemon:
         self.closing = False
         self.built: real_devices.Built | None = None
         self.device_view: DeviceView | None = None
-        self.translator: Translator | None = None
         self.terminal: web_terminal.Terminal | None = None
         self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
 
@@ -86,12 +84,6 @@ class Daemon:
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(Terminal(self.stream, quiet=self.quiet))
-        spec, variant = self.config.spec, self.config.round_config.variant
-        camera = self.config.devices.get("camera")
-        fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
-        self.translator = Translator(table, button_actions(self.config.pin_map, spec.id),
-                                     progressive_spot(spec, variant), fail_limit)
-        table.translate = self.translator
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
@@ -221,8 +213,7 @@ class Daemon:
         if self.closing:  # stopping: an event that arrives now is not taken (the device will send it again)
             return
         try:
-            for item in (self.translator.expand(raw) if self.translator is not None else [raw]):
-                self.table.submit(name, item)
+            self.table.submit(name, raw)
         except Exception as exc:  # a bug must not take the table down: log it, count it, keep the loop
             log(logging.ERROR, "input failed", source=name, error=repr(exc))
             self.table.health.setdefault(name, SourceHealth()).dropped += 1

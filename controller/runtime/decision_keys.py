@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from controller.runtime.table import Table
 
 KEY = re.compile(r"^decision_([1-9])$")
-KEYS = tuple(f"decision_{n}" for n in range(1, 10))
 
 
 def keypad(answer: Legal) -> tuple[Decision, ...]:
@@ -48,9 +47,9 @@ def legal_now(table: "Table") -> Legal:
                  betting_open=table.betting_open())
 
 
-def pressed(table: "Table", action: str) -> Action | str:
-    """The ``action`` event a decision button or key means now, or why it means nothing."""
-    answer = legal_now(table)
+def pressed(answer: Legal, action: str) -> Action | str:
+    """The ``action`` event a decision button or key means, given the legal decisions now, or why it means
+    nothing (pure: the table gives ``answer`` with the press, translate.py decides)."""
     match = KEY.match(action)
     if match:
         keys = keypad(answer)

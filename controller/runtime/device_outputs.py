@@ -7,8 +7,8 @@ shows, and computes each output's desired state:
 - ``tower``: a pattern name of drivers/gpio/tower.py (``tower_pattern``);
 - ``sign``: a ``SignContent`` (game name, minimum and maximum per spot, last
   results: roulette numbers with their colours, dice throws, Punto Banco
-  winners). The mapping from a game's outcome to what the sign shows lives
-  here, in the controller: the drivers know no games;
+  winners). How an outcome is marked is the game's own declaration
+  (``GameSpec.result_mark``): the drivers know no games;
 - ``jackpot_display``: the first meter's value and state (``ok``, ``pending``
   while a hit waits, ``untrusted`` when the meter is stopped by a fault or
   the journal cannot commit).
@@ -28,7 +28,6 @@ from controller.runtime.faults import SELF_CLEARING
 
 MAX_RESULTS = 10
 BOARD_MARKS = 100  # the outcomes the sign's last-results board counts (hot and cold, the road's counts)
-WINNER_MARK = {"punto": "P", "banco": "B", "tie": "T"}
 
 
 def tower_pattern(table: Any) -> str:
@@ -57,21 +56,6 @@ def tower_pattern(table: Any) -> str:
     return "dealing"
 
 
-def result_mark(outcome: Mapping[str, Any]) -> tuple[str, str | None] | None:
-    """One game outcome as the sign's result: (text, colour) or None when the outcome has nothing to show."""
-    if outcome.get("void"):
-        return None
-    if isinstance(outcome.get("dice"), list):
-        return " ".join(str(d) for d in outcome["dice"]), None
-    if isinstance(outcome.get("red"), int) and isinstance(outcome.get("green"), int):
-        return f"{outcome['red']} {outcome['green']}", None  # Tärning: the red die, then the green
-    if isinstance(outcome.get("number"), int):
-        colour = outcome.get("color")
-        return str(outcome["number"]), colour if colour in ("red", "black", "green") else None
-    winner = outcome.get("winner")
-    if isinstance(winner, str) and winner in WINNER_MARK:
-        return WINNER_MARK[winner], None
-    return None
 
 
 class DeviceView:
@@ -98,7 +82,7 @@ class DeviceView:
                 continue
             for effect in record.body.get("effects", ()):
                 if "outcome" in effect and isinstance(effect["outcome"], Mapping):
-                    mark = result_mark(effect["outcome"])
+                    mark = table.config.spec.mark(effect["outcome"])
                     if mark is not None:
                         self.results.appendleft(mark)
                     board = getattr(getattr(table.config, "spec", None), "board", None)
@@ -121,7 +105,7 @@ class DeviceView:
             from controller.games.boards import build
             from controller.runtime.sign_board import sign_pages
 
-            results, pages = sign_pages(build(board, config.round_config, list(self.marks)))
+            pages = sign_pages(build(board, config.round_config, list(self.marks)))
         return SignContent(title=config.spec.name, limits=tuple(limits),
                            results=tuple(ResultMark(t, c) for t, c in results),
                            results_label="LAST" if results else "", currency=config.currency,

@@ -237,7 +237,7 @@ class GpioPanel:
 class CroupierHands:
     """The virtual croupier's hands (``--simulate``): a mock button where a button does the job, else a direct post.
 
-    ``no_more_bets`` presses the button mapped to ``close_bets``, a decision
+    no more bets (``CloseBets``) presses the button mapped to ``close_bets``, a decision
     presses the button mapped to that action, a wheel number launches the
     emulated wheel's ball; what no device of this table does (a dice throw
     entered on the console, a decision without a button) is posted as the
@@ -275,8 +275,7 @@ class CroupierHands:
     def send(self, raw: object) -> None:
         kind = type(raw).__name__
         panel, wheel = self.built.panel, self.built.wheel
-        action = {"ButtonPressed": "close_bets" if getattr(raw, "name", "") == "no_more_bets" else None,
-                  "Action": getattr(raw, "action", None)}.get(kind)
+        action = {"CloseBets": "close_bets", "Action": getattr(raw, "action", None)}.get(kind)
         if panel is not None and action is not None and panel.button_for(action) is not None \
                 and panel.hands is not None:
             self.pressed += 1
@@ -314,23 +313,30 @@ class Built:
     camera: Any = None  # the camera device (camera.py, roulette_camera.py), emulated under --simulate
 
 
-def _camera_kind(game: str) -> str | None:
-    """What the camera reads at ``game``'s table: ``dice``, ``roulette`` (the wheel), or None (nothing)."""
-    from controller.runtime.camera import DICE_GAMES
-    from controller.runtime.roulette_camera import WHEEL_GAMES
+def _camera_kind(spec: Any) -> str | None:
+    """What the camera reads at the game's table (its declared ``reader``): ``dice``, ``roulette``, or None."""
+    return spec.reader.camera if spec.reader is not None else None
 
-    return "roulette" if game in WHEEL_GAMES else "dice" if game in DICE_GAMES else None
+
+def _camera_games() -> str:
+    """The games a camera reads, by what it reads (from the games' declarations), for a refusal's one line."""
+    from controller import games
+
+    by_kind: dict[str, list[str]] = {}
+    for spec in games.all_games():
+        kind = _camera_kind(spec)
+        if kind is not None:
+            by_kind.setdefault(kind, []).append(spec.id)
+    return " and ".join(f"the {'dice' if kind == 'dice' else 'wheel'} of {', '.join(ids)}"
+                        for kind, ids in sorted(by_kind.items()))
 
 
 def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_reader: bool) -> Any:
     """The camera's input device: the dice or the roulette reader, emulated under --simulate (and ``synthetic``)."""
-    from controller.runtime.camera import DICE_GAMES
-    from controller.runtime.roulette_camera import WHEEL_GAMES
-
-    game, where, kind = config.spec.id, f"{config.source}: devices.camera", _camera_kind(config.spec.id)
+    game, where, kind = config.spec.id, f"{config.source}: devices.camera", _camera_kind(config.spec)
     if kind is None:
-        raise StartProblem(f"{where}: {game} has no camera reader (the camera reads the dice of "
-                           f"{', '.join(DICE_GAMES)} and the wheel of {', '.join(WHEEL_GAMES)}); remove the section")
+        raise StartProblem(f"{where}: {game} has no camera reader (the camera reads {_camera_games()}); "
+                           f"remove the section")
     if kind == "roulette" and wheel_reader:
         raise StartProblem(f"{where}: the wheel reader ([devices.wheel]) already gives this table its numbers; "
                            f"keep one of the two")
@@ -340,7 +346,7 @@ def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_r
         return EmulatedRouletteCamera("camera", seed)
     if emulated:
         from controller.runtime.camera import EmulatedCamera
-        return EmulatedCamera("camera", game, seed)
+        return EmulatedCamera("camera", config.spec, seed)
     if "source" not in camera.settings:
         raise StartProblem(f"{where} needs a source (a camera index, a folder or a video)")
     try:
@@ -348,7 +354,7 @@ def _camera(config: TableConfig, camera: Any, simulate: bool, seed: int, wheel_r
             from controller.runtime.roulette_camera import build_roulette_camera
             return build_roulette_camera("camera", camera.driver, camera.settings)
         from controller.runtime.camera import build_camera
-        return build_camera("camera", camera.driver, camera.settings, game)
+        return build_camera("camera", camera.driver, camera.settings, config.spec)
     except Exception as exc:  # a calibration file that cannot be read, or not for this reader
         raise StartProblem(f"{where} cannot start: {exc}") from None
 
@@ -363,7 +369,7 @@ def check_files(config: TableConfig) -> list[str]:
     calibration = camera.settings.get("calibration") if camera is not None else None
     if not calibration:
         return []
-    kind = _camera_kind(config.spec.id)
+    kind = _camera_kind(config.spec)
     if kind is None:
         return []  # the camera itself is refused at start, and says so
     try:
@@ -458,7 +464,7 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
         jackpot_dev = displays[1] if wanted.get("jackpot_display") in ("max7219", "dummy") else None
         displays = (sign_dev, jackpot_dev)
     if gpio is not None and gpio.driver == "gpio" and pin_map is not None:
-        actions = button_actions(pin_map, config.spec.id)
+        actions = button_actions(pin_map, config.spec)
         factory_name = "mock" if simulate else str(gpio.settings["pin_factory"])
         hands = bus = None
         factory = pin_factory(factory_name)

@@ -4,8 +4,10 @@ Strategies, not rules. A strategy proposes moves (bets at the start of a
 round, decisions when the round asks for one) in the order it prefers; the
 virtual croupier tries each on a copy of the round and sends the first the
 game takes. Limits, chips, turn order and settlement stay in the games: a
-strategy reads the stake range from the round (``limit_of``, the layout's
-``limit``, blackjack's ``_minimum``/``_maximum``) and never settles anything.
+strategy reads the stake range from the round (``Round.stake_limits``) and
+never settles anything. A game names its strategy family in its declaration
+(``GameSpec.strategy``); ``STRATEGIES`` finds it; a game without one gets the
+base strategy and the croupier's generic tries.
 
 The strategies (docs/simulation.md repeats them):
 
@@ -38,7 +40,6 @@ from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.layout_game import LayoutRound
-from controller.games.punto_banco import PuntoBancoRound
 from controller.hands.blackjack import ACE, card_value
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
@@ -48,16 +49,7 @@ COLOURS = ("red", "green", "blue", "yellow", "white", "pink", "orange", "purple"
 
 def stake_range(round_: Round, spot: str) -> tuple[int, int | None]:
     """The [minimum, maximum] of one stake on ``spot``, as the round itself reads its limits."""
-    if isinstance(round_, BankedPokerRound):
-        return round_.limit_of(spot)
-    if isinstance(round_, LayoutRound):
-        return round_.rules.limit(round_.rules.table.shape(spot))
-    limits = round_.config.get("limits") or {}
-    low = limits[spot][0] if spot in limits else 0
-    maximum = getattr(round_, "_maximum", None)
-    high = maximum(spot) if maximum is not None else (limits[spot][1] if spot in limits else None)
-    minimum = getattr(round_, "_minimum", None)
-    return (minimum(spot) if minimum is not None else low), high
+    return round_.stake_limits(spot)
 
 
 def chip_unit(round_: Round, default: int) -> int:
@@ -229,20 +221,18 @@ class BlackjackPlayers(Players):
         return [w for w in wants if w == CARD and CARD in prompt.expects or isinstance(w, Action)]
 
 
-FAMILIES: tuple[tuple[type, type[Players]], ...] = (
-    (PuntoBancoRound, BaccaratPlayers),
-    (LayoutRound, LayoutPlayers),
-    (BankedPokerRound, PokerPlayers),
-    (BlackjackRound, BlackjackPlayers),
-)
+STRATEGIES: dict[str, type[Players]] = {
+    "baccarat": BaccaratPlayers,
+    "layout": LayoutPlayers,
+    "poker": PokerPlayers,
+    "blackjack": BlackjackPlayers,
+}
+"""Strategy family (``GameSpec.strategy``) -> the virtual players of that family."""
 
 
 def players_for(spec: GameSpec, round_: Round, rng: random.Random, unit: int = 100) -> Players:
-    """The strategy of the round's family; a game of no known family gets the base (the croupier's generic tries)."""
-    for cls, players in FAMILIES:
-        if isinstance(round_, cls):
-            return players(spec, rng, unit)
-    return Players(spec, rng, unit)
+    """The strategy the game names; a game without one (or of a family not known here) gets the base."""
+    return STRATEGIES.get(spec.strategy or "", Players)(spec, rng, unit)
 
 
-__all__ = ["CARD", "FAMILIES", "Move", "Players", "players_for", "qualifies", "stake_range"]
+__all__ = ["CARD", "STRATEGIES", "Move", "Players", "players_for", "qualifies", "stake_range"]

@@ -25,29 +25,14 @@ from __future__ import annotations
 import queue
 import random
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
-from controller.games import roulette
 from controller.runtime.camera import CameraDevice, load_calibration
 from controller.runtime.simulate import SimulatedPanel
-
-WHEEL_GAMES = (roulette.SPEC.id,)
-"""Games whose result the roulette camera reads."""
+from drivers.vision.events import SpinRead
 
 FIND_FRAMES = 30
 """Frames (1 s at 30 fps) on which ``find_wheel`` may find the wheel before the camera is declared unusable."""
-
-
-@dataclass(frozen=True, slots=True)
-class SpinRead:
-    """One spin as the camera read it (the record the roulette camera posts)."""
-
-    status: str  # ok | void | unsure
-    number: int | None
-    reason: str = ""
-    ball_direction: str | None = None
-    rotor_direction: str | None = None
 
 
 def spin_read(result: Any) -> SpinRead:

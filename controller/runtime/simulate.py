@@ -3,7 +3,7 @@
 The devices behave like the real ones seen from the runtime: the shoe is a
 thread that deals one card of a seeded shuffled shoe when the croupier pulls
 it, at a realistic pace, and posts ``CardDealt`` (then ``CutCard`` near the
-end); the button panel posts ``ButtonPressed``; the bet sensor posts ``Bet``
+end); the button panel posts the croupier's events (``CloseBets``, ``Action``); the bet sensor posts ``Bet``
 records with amounts (the simulated table knows its stakes). Everything
 crosses into the loop through the same ``post`` as a real driver.
 
@@ -26,8 +26,9 @@ from controller import cards
 from controller.cards import Card
 from controller.events import Action, CardOut, CloseBets, Dice, Event, Puck, Void, Wheel
 from controller.games.contract import Accepted, Alert
-from controller.runtime.interfaces import ButtonPressed, CardDealt, Command, CutCard, ShoeEmpty
+from controller.runtime.interfaces import Command
 from controller.runtime.players import CARD, players_for
+from drivers.shoe.events import CardDealt, CutCard, ShoeEmpty
 
 CUT_FROM_END = 16  # the cut card of a one-deck shoe sits this many cards from the end
 
@@ -308,11 +309,11 @@ class VirtualCroupier:
             await self._pause(0.5, 2.0)
             self.counts["moves"] += 1
             if isinstance(move, CloseBets):
-                return await self._send(self.buttons, ButtonPressed("no_more_bets"))
+                return await self._send(self.buttons, CloseBets())
             return await self._send(self.puck if isinstance(move, Puck) else self.buttons, move)
         if self.probe(CloseBets()):
             await self._pause(0.5, 1.5)
-            return await self._send(self.buttons, ButtonPressed("no_more_bets"))
+            return await self._send(self.buttons, CloseBets())
         if "card" in expects or (not expects and self.probe(CardOut(Card(2, "c")))):
             return await self._draw()
         spec = self.table.config.spec

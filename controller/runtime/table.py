@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
@@ -25,13 +26,26 @@ from controller.events import Dice, Void, Wheel, describe, event_from_json, even
 from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
+from controller.runtime.decision_keys import legal_now
 from controller.runtime.faults import Fault, tower_state
-from controller.runtime.interfaces import Command, translate
+from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
 from controller.runtime.meters import MeterRefused, Meters, recompute
+from controller.runtime.translate import (
+    Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
+)
+from drivers import events as ev
 
 Listener = Callable[["Table", Sequence[Record]], None]
+
+
+@dataclass
+class _Batch:
+    """One input's journal entries, committed together (``Table._transaction``)."""
+
+    entries: list[tuple[str, int, Mapping[str, Any]]] = field(default_factory=list)
+    answer: str = "ignored"
 
 
 class Refused(Exception):
@@ -173,7 +187,9 @@ class Table:
         self.cut_card = False
         self.pending_result: PendingResult | None = None  # rebuilt from the journal's `pending` records on a restart
         self.recovered: dict[str, Any] = {}
-        self.translate: Callable[[str, object], Any] = translate  # the daemon installs a Translator for real drivers
+        self.wiring: Wiring = wiring_for(config)  # what the devices' events mean in this game (translate.py)
+        self.memory = Memory()  # what the translator remembers between events
+        self._batch: _Batch | None = None  # the write-ahead transaction of one input's intents
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -293,28 +309,67 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
+    def translation_view(self, raw: object = None) -> TableView:
+        """The read-only facts the translator reads (controller/runtime/translate.py); with a button press, the
+        round's legal decisions too (worked out only then: decision buttons and keys send only those)."""
+        prompt_seat = self.last_prompt.seat if self.last_prompt is not None else None
+        puck = getattr(self.round, "puck", None)
+        decisions = legal_now(self) if isinstance(raw, (ev.ButtonPressed, ev.ButtonLongPress)) else None
+        return TableView(self.wiring, self.memory, self.betting_open(), frozenset(self.faults),
+                         self.pending_result is not None, bool(self.meters.pending()), prompt_seat,
+                         puck if isinstance(puck, int) and not isinstance(puck, bool) else None, decisions)
+
     def submit(self, source: str, raw: object, confirmed_by: str | None = None) -> str:
         """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``.
 
-        ``confirmed_by`` (``confirm_result`` only) names who confirmed a held
-        result; it is journaled with the event, which alone may settle while a
-        result is pending.
+        The translator (pure) says what ``raw`` means; ``apply`` carries its
+        intents out in one write-ahead transaction. ``confirmed_by``
+        (``confirm_result`` only) names who confirmed a held result; the game
+        event is journaled with it, and it alone may settle while a result is
+        pending.
         """
         health = self.health.setdefault(source, SourceHealth())
         health.events += 1
         health.last_ns = time.monotonic_ns()
-        meaning = self.translate(source, raw) if confirmed_by is None else translate(source, raw)
-        if meaning.command is not None:
-            return self.command(meaning.command)
-        if meaning.fault is not None:
+        if confirmed_by is not None:
+            return self._event(source, raw, confirmed_by)  # type: ignore[arg-type]
+        translation = translate(source, raw, self.translation_view(raw))
+        self.memory = translation.memory
+        return self.apply(source, translation.intents)
+
+    def apply(self, source: str, intents: Sequence[Intent]) -> str:
+        """Carry out one input's intents in order, committed as one journal transaction; the last answer."""
+        if len(intents) <= 1:
+            return self._intent(source, intents[0]) if intents else "ignored"
+        with self._transaction() as batch:
+            answer = "ignored"
+            for intent in intents:
+                one = self._intent(source, intent)
+                answer = one if not isinstance(intent, (Clear, Hold, Noted)) else answer
+            batch.answer = answer
+        return batch.answer
+
+    def _intent(self, source: str, intent: Intent) -> str:
+        health = self.health.setdefault(source, SourceHealth())
+        if isinstance(intent, Submit):
+            return self._event(source, intent.event, None)
+        if isinstance(intent, Latch):
             health.faults += 1
-            self.latch(f"{meaning.fault}.{source}", meaning.text)
+            self.latch(f"{intent.kind}.{source}", intent.text)
             return "fault"
-        if meaning.note is not None:
-            return self._note(source, meaning.note)
-        if meaning.event is None:
-            return "ignored"
-        event = meaning.event
+        if isinstance(intent, Hold):
+            return self.hold_result(source, intent.values, intent.colors, intent.reason, kind=intent.kind)
+        if isinstance(intent, Clear):
+            return self.command(Command("clear_fault", {"name": intent.name, "reason": intent.reason}, intent.by))
+        if isinstance(intent, Run):
+            return self.command(intent.command)
+        if isinstance(intent, ShoeNote):
+            return self._note(source, intent.note)
+        return "ignored"
+
+    def _event(self, source: str, event: Any, confirmed_by: str | None) -> str:
+        """A game event for the round: refused while a fault stops its source, else validated and journaled."""
+        health = self.health.setdefault(source, SourceHealth())
         if self.journal.broken:
             health.dropped += 1
             return "dropped"
@@ -366,7 +421,7 @@ class Table:
             entries.append(("round_open", self.round_no + 1, {**config_json(self.config.round_config),
                                                                "carried": [event_to_json(b) for b in carried]}))
         try:
-            records = self.journal.append(entries, self.meters.to_json())
+            records = self._append(entries)
         except JournalError as exc:
             self.round._restore(saved_round)
             self.meters.restore(saved_meters)
@@ -397,7 +452,7 @@ class Table:
 
     def _commit(self, entries: list[tuple[str, int, Mapping[str, Any]]], rejected: bool = False) -> list[Record]:
         try:
-            records = self.journal.append(entries, self.meters.to_json())
+            records = self._append(entries)
         except JournalError as exc:
             self._journal_fault(str(exc))
             return []
@@ -406,7 +461,67 @@ class Table:
         self._done(records)
         return records
 
+    def _append(self, entries: list[tuple[str, int, Mapping[str, Any]]]) -> list[Record]:
+        """Journal ``entries`` now, or, inside ``_transaction``, with the rest of the input's intents.
+
+        Inside a transaction the records are numbered as they will be committed (the journal numbers a batch
+        consecutively) so that a fault or a held result knows its record; their hashes come with the commit.
+        """
+        batch = self._batch
+        if batch is None:
+            return self.journal.append(entries, self.meters.to_json())
+        if self.journal.broken:
+            raise JournalError(self.journal.broken)
+        first = self.journal.last_seq + len(batch.entries) + 1
+        batch.entries.extend(entries)
+        return [Record(first + i, 0, 0, kind, round_, body, "", "") for i, (kind, round_, body) in enumerate(entries)]
+
+    @contextmanager
+    def _transaction(self) -> Iterator["_Batch"]:
+        """Apply several intents as one input: one journal commit, then the listeners once; all or nothing."""
+        if self._batch is not None:
+            yield self._batch
+            return
+        saved = self._state()
+        batch = self._batch = _Batch()
+        try:
+            yield batch
+        except BaseException:
+            self._batch = None
+            self._put_back(saved)
+            raise
+        self._batch = None
+        if not batch.entries:
+            return
+        try:
+            records = self.journal.append(batch.entries, self.meters.to_json())
+        except JournalError as exc:
+            self._put_back(saved)
+            self._journal_fault(str(exc))
+            batch.answer = "dropped"
+            return
+        self._done(records)
+
+    def _state(self) -> dict[str, Any]:
+        """Everything an input may change, to put back when its transaction cannot commit."""
+        return {"round": self.round, "round_copy": self.round._snapshot(), "meters": self.meters.snapshot(),
+                "faults": dict(self.faults), "pending_result": self.pending_result, "round_no": self.round_no,
+                "round_spec": self.round_spec, "round_events": self.round_events, "last_prompt": self.last_prompt,
+                "last_outcome": self.last_outcome, "last_settlements": list(self.last_settlements),
+                "shoe_no": self.shoe_no, "shoe_cards": self.shoe_cards, "cut_card": self.cut_card}
+
+    def _put_back(self, saved: dict[str, Any]) -> None:
+        saved = dict(saved)
+        self.round = saved.pop("round")
+        self.round._restore(saved.pop("round_copy"))
+        self.meters.restore(saved.pop("meters"))
+        for name, value in saved.items():
+            setattr(self, name, value)
+        self._apply_fault_stops()
+
     def _done(self, records: Sequence[Record]) -> None:
+        if self._batch is not None:
+            return  # told once, with the committed records, when the transaction commits
         self.commits += 1
         for listener in self.listeners:
             listener(self, records)
@@ -440,8 +555,9 @@ class Table:
             log(logging.ERROR, "fault latched", fault=name, text=text, seq=records[0].seq)
             self.faults[name] = Fault(name, text, records[0].seq)
             self._apply_fault_stops()
-            for listener in self.listeners:
-                listener(self, [])
+            if self._batch is None:
+                for listener in self.listeners:
+                    listener(self, [])
 
     def hold_result(self, source: str, values: Sequence[int | None], colors: Sequence[str], reason: str,
                     kind: str = "dice") -> str:
@@ -543,7 +659,7 @@ class Table:
             self._commit([("command", self.round_no, {**base, "refused": str(exc)})])
             return str(exc)
         try:
-            records = self.journal.append([("command", self.round_no, base)] + entries, self.meters.to_json())
+            records = self._append([("command", self.round_no, base)] + entries)
         except JournalError as exc:
             self.meters.restore(saved)
             self._journal_fault(str(exc))

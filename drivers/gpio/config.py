@@ -44,12 +44,14 @@ class ExpanderConfig:
 
 @dataclass(frozen=True, slots=True)
 class ButtonConfig:
-    """A dealer button; ``actions`` maps a game id to the action the button means in that game."""
+    """A dealer button; ``actions`` maps a game id to the action the button means in that game, ``action`` is
+    what it means in every other game that takes that action (the controller knows which games do)."""
 
     name: str
     pin: PinRef
     long_press_ms: int = 1500
     actions: tuple[tuple[str, str], ...] = ()
+    action: str | None = None
 
     def action_for(self, game: str) -> str | None:
         return dict(self.actions).get(game)
@@ -341,7 +343,7 @@ def _button(name: str, table: Any, expanders: set[str]) -> ButtonConfig:
     place = f"buttons.{name}"
     if not _NAME.match(name) or not isinstance(table, dict):
         raise PinMapError(f"{place}: expected a table named with lower-case letters, digits and _")
-    _keys(table, place, {"pin", "long_press_ms", "actions"})
+    _keys(table, place, {"pin", "long_press_ms", "actions", "action"})
     if "pin" not in table:
         raise PinMapError(f"{place}.pin: missing")
     actions = table.get("actions", {})
@@ -350,8 +352,12 @@ def _button(name: str, table: Any, expanders: set[str]) -> ButtonConfig:
     for game, action in actions.items():
         if not _GAME_ID.match(game) or not isinstance(action, str) or not _NAME.match(action):
             raise PinMapError(f"{place}.actions.{game}: expected a game id = an action name, got {action!r}")
+    default = table.get("action")
+    if default is not None and (not isinstance(default, str) or not _NAME.match(default)):
+        raise PinMapError(f"{place}.action: expected an action name, got {default!r}")
     return ButtonConfig(name, _pin(table["pin"], f"{place}.pin", expanders),
-                        _int(table, "long_press_ms", place, 1500, 100, 60000), tuple(sorted(actions.items())))
+                        _int(table, "long_press_ms", place, 1500, 100, 60000), tuple(sorted(actions.items())),
+                        default)
 
 
 def _tower(table: Any, expanders: set[str]) -> TowerConfig:

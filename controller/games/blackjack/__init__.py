@@ -13,6 +13,7 @@ from __future__ import annotations
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals, rules_of
 from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
+from controller.games.contract import ReaderSpec
 from controller.money import fraction_of
 
 _SE_OPTIONS = ("decks", "boxes", "limits", "price_base_amount", "dealer_hits_soft_17", "original_bets_only")
@@ -140,6 +141,8 @@ SPEC = GameSpec(
                    who="supervisor"),
     ),
     devices=("shoe", "puck"),
+    reader=ReaderSpec("shoe"),
+    strategy="blackjack",
     new_round=lambda config, carried: BlackjackRound(config, carried),
     paytable_file="blackjack.toml",
     interpretations=(

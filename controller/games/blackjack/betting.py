@@ -23,6 +23,10 @@ else:
 class Betting(_Base):
     """Bets and the puck: state lives on the round (``boxes``, ``puck_*``)."""
 
+    def stake_limits(self, spot: str) -> tuple[int, int | None]:
+        """The [minimum, maximum] of one stake on ``spot``, the SE legal maximum included."""
+        return self._minimum(spot), self._maximum(spot)
+
     def _maximum(self, spot: str) -> int | None:
         limit = self.config["limits"].get(spot)
         maximum = limit[1] if limit else None

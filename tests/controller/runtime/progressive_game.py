@@ -90,6 +90,7 @@ SPEC = GameSpec(
              OptionSpec("decks", 1, "decks", minimum=1, maximum=8)),
     spots=(SpotSpec("main", "red wins"), SpotSpec("progressive", "the progressive side bet")),
     actions=(), devices=("shoe",),
+    progressive_spots=("progressive",),
     new_round=lambda config, carried: ProgressiveRound(config, carried),
 )
 

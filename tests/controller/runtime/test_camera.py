@@ -2,12 +2,13 @@
 
 The images are drivers/vision's synthetic scenes (``synth_dice.scene``), read by
 the real ``DiceReader``; the records it posts go through the table's
-``Translator`` and ``Table.submit`` as the daemon would hand them over.
+translator and ``Table.submit`` as the daemon would hand them over.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from controller.runtime.camera import CameraDevice, DiceRead, dice_read, make_re
 from controller.runtime.device_outputs import tower_pattern
 from controller.runtime.interfaces import Command
 from controller.runtime.table import Table
-from controller.runtime.translate import Translator
+from controller.runtime.translate import button_actions
 from drivers.vision import synth_dice
 from drivers.vision.sources import open_source
 
@@ -31,9 +32,7 @@ def tarning_table(tmp: Path, fail_limit: int = 3) -> Table:
     data: dict[str, Any] = table_config.simulated_defaults("tarning", "se", str(tmp / "journal.sqlite"))
     data["devices"]["camera"] = {"driver": "files", "source": str(tmp), "still_frames": 1, "fail_limit": fail_limit}
     config = table_config.from_mapping(data, "test")
-    table = Table.open(config)
-    table.translate = Translator(table, fail_limit=fail_limit)
-    return table
+    return Table.open(config)  # the camera's fail_limit is the table's (controller/runtime/translate.Wiring)
 
 
 def read(kind: str, seed: int) -> DiceRead:
@@ -239,7 +238,7 @@ def test_simulated_dice_table_reads_synthetic_throws_and_confirms_the_unsure(tmp
 
 
 def test_daemon_reads_a_folder_camera_and_takes_the_croupiers_confirmation(tmp_path: Path) -> None:
-    """The whole path without --simulate: [devices.camera] files -> CameraDevice -> Translator -> Table."""
+    """The whole path without --simulate: [devices.camera] files -> CameraDevice -> translate -> Table."""
     import asyncio
     import io
 
@@ -318,7 +317,7 @@ def test_the_confirm_button_takes_the_cameras_whole_guess(tmp_path: Path) -> Non
     from drivers.gpio.events import ButtonLongPress, ButtonPressed
 
     table = tarning_table(tmp_path)
-    table.translate = Translator(table, {"ok": "confirm"})
+    table.wiring = replace(table.wiring, actions={"ok": "confirm"})
     bet_and_close(table)
     assert table.submit("gpio", ButtonLongPress("ok")) == "ignored"  # nothing waits: "nothing waits for a confirmation"
     assert table.hold_result("camera", (5, None), ("red", "green"), "a die's pips not read") == "held"
@@ -356,7 +355,6 @@ def test_the_daemon_says_what_waits_after_a_restart(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", ["tarning", "sic-bo", "roulette"])
 def test_the_dealer_panel_wires_a_confirm_button_for_the_camera_games(game: str) -> None:
-    from controller.runtime.translate import button_actions
     from drivers.gpio.config import load_device_config
 
     panel = load_device_config(Path(__file__).resolve().parents[3] / "hw" / "dealer-panel.toml")
@@ -364,13 +362,12 @@ def test_the_dealer_panel_wires_a_confirm_button_for_the_camera_games(game: str)
 
 
 def test_the_dealer_panels_confirm_button_confirms_a_held_throw(tmp_path: Path) -> None:
-    from controller.runtime.translate import button_actions
     from drivers.gpio.config import load_device_config
     from drivers.gpio.events import ButtonLongPress
 
     panel = load_device_config(Path(__file__).resolve().parents[3] / "hw" / "dealer-panel.toml")
     table = tarning_table(tmp_path)
-    table.translate = Translator(table, button_actions(panel, "tarning"))
+    table.wiring = replace(table.wiring, actions=button_actions(panel, "tarning"))
     bet_and_close(table)
     assert table.hold_result("camera", (5, 6), ("red", "green"), "a large object in the throw area") == "held"
     assert table.submit("gpio", ButtonLongPress("confirm_result")) == "done"

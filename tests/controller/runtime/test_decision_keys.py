@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from controller import config as table_config
@@ -10,22 +9,23 @@ from controller.events import Bet, CardOut, CloseBets
 from controller.cards import parse_card
 from controller.runtime.decision_keys import keypad, legal_now
 from controller.runtime.table import Table
-from controller.runtime.translate import Translator, button_actions
+from controller.runtime.translate import Noted, translate
+from drivers.events import ButtonPressed
 from tests.tablectl import ROOT
-
-
-@dataclass(frozen=True)
-class ButtonPressed:  # the gpio driver's event, matched by class name
-    name: str
 
 
 def open_table(tmp: Path, game: str, variant: str) -> Table:
     data = table_config.simulated_defaults(game, variant, str(tmp / "journal.sqlite"))
     data["devices"]["gpio"] = {"driver": "gpio", "pin_factory": "mock", "pin_map": str(ROOT / "hw" / "dealer-panel.toml")}
-    config = table_config.from_mapping(data, "test")
-    table = Table.open(config)
-    table.translate = Translator(table, button_actions(config.pin_map, game))
-    return table
+    return Table.open(table_config.from_mapping(data, "test"))
+
+
+def meaning(table: Table, name: str) -> str:
+    """What a press of ``name`` means now, when it means nothing (the translator's note)."""
+    press = ButtonPressed(name)
+    intents = translate("buttons", press, table.translation_view(press)).intents
+    assert len(intents) == 1 and isinstance(intents[0], Noted), intents
+    return intents[0].text
 
 
 def feed(table: Table, *events: object) -> None:
@@ -54,8 +54,8 @@ def test_a_button_that_means_nothing_now_sends_nothing(tmp_path: Path) -> None:
     table = open_table(tmp_path, "three-card-poker", "fi")
     feed(table, Bet(1, "ante", 1000))
     seq = table.journal.last_seq
-    assert table.translate("buttons", ButtonPressed("fold")).event is None
-    assert table.translate("buttons", ButtonPressed("key_1")).text == "key 1 means nothing now"
+    assert meaning(table, "fold") == "fold: no box may fold now"
+    assert meaning(table, "key_1") == "key 1 means nothing now"
     assert table.journal.last_seq == seq
 
 
@@ -66,8 +66,7 @@ def test_keypad_key_n_is_the_nth_decision_of_the_box_in_turn(tmp_path: Path) -> 
     assert [(d.seat, d.action) for d in keys] == [(1, "stand"), (1, "double"), (1, "split"), (1, "surrender")]
     assert table.submit("buttons", ButtonPressed("key_3")) == "accepted"
     assert last_action(table) == {"type": "action", "seat": 1, "action": "split"}
-    meaning = table.translate("buttons", ButtonPressed("key_1"))  # the split hand takes a card now
-    assert meaning.event is None and meaning.text == "key 1 means nothing now"
+    assert meaning(table, "key_1") == "key 1 means nothing now"  # the split hand takes a card now
     feed(table, "3c")
     assert [(d.seat, d.action) for d in keypad(legal_now(table))] == [(1, "stand"), (1, "double")]
-    assert table.translate("buttons", ButtonPressed("key_4")).text == "key 4 means nothing now (keys 1-2 do)"
+    assert meaning(table, "key_4") == "key 4 means nothing now (keys 1-2 do)"

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from controller.cards import JOKER, card_from_index
 from controller.events import Action, Bet, CardOut, CloseBets, Dice, Puck, Void, Wheel
 from controller.runtime.audit import verify
-from controller.runtime.interfaces import ButtonPressed, CardDealt, Command, CutCard, Jam, LinkFault, ShoeEmpty
+from controller.runtime.interfaces import Command
+from drivers import events as dev
 from tests.controller.runtime.helpers import open_table, progressive_config, punto_config
 
 cards = st.integers(0, 52).map(lambda i: JOKER if i == 52 else card_from_index(i))
@@ -26,9 +27,16 @@ game_events = st.one_of(
     st.builds(Void, texts), st.builds(Puck, st.integers(1, 9)),
 )
 driver_events = st.one_of(
-    st.builds(CardDealt, st.one_of(texts, cards.map(str))), st.just(CutCard()), st.just(ShoeEmpty()),
-    st.builds(Jam, texts), st.builds(LinkFault, texts),
-    st.builds(ButtonPressed, st.sampled_from(["no_more_bets", "clear_fault", "jackpot_confirm", "x"]), st.booleans()),
+    st.builds(dev.CardDealt, st.one_of(texts, cards.map(str))), st.just(dev.CutCard()), st.just(dev.ShoeEmpty()),
+    st.builds(dev.Jam, texts), st.builds(dev.LinkFault, texts), st.builds(dev.Tamper, texts),
+    st.builds(dev.Unreadable, texts), st.just(dev.LinkRestored()),
+    st.tuples(st.sampled_from([dev.ButtonPressed, dev.ButtonLongPress, dev.ButtonReleased]),
+              st.sampled_from(["no_more_bets", "clear_fault", "jackpot_confirm", "x"])).map(lambda p: p[0](p[1])),
+    st.builds(dev.DiceRead, st.sampled_from(["ok", "void", "unsure", "?"]),
+              st.lists(st.one_of(st.none(), st.integers(0, 7)), max_size=3).map(tuple),
+              st.lists(st.sampled_from(["red", "green"]), max_size=3).map(tuple), texts),
+    st.builds(dev.PuckSensed, st.integers(1, 9)), st.builds(dev.PuckFault, texts),
+    st.builds(dev.SlotLocked, st.lists(st.integers(1, 9), max_size=3).map(tuple)),
     st.sampled_from([None, 42, "text", b"bytes", object()]),
 )
 commands = st.builds(

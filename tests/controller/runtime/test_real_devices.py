@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -16,7 +17,7 @@ from controller.runtime import device_outputs
 from controller.runtime.daemon import Daemon
 from controller.runtime.device_outputs import DeviceView, tower_pattern
 from controller.runtime.interfaces import Command
-from controller.runtime.translate import Translator
+from controller.runtime.translate import Latch, Run, Submit, translate
 from drivers.shoe import events as shoe_events
 from drivers.gpio import events as gpio_events
 from drivers.wheel import events as wheel_events
@@ -139,9 +140,13 @@ def test_wheel_reader_over_a_pty_settles_a_roulette_round(tmp_path: Path) -> Non
     assert settle and settle[0]["result"] == "win"
 
 
+def intents(table: Any, source: str, raw: object) -> tuple[Any, ...]:
+    """What the table's translator makes of ``raw`` now (without applying it)."""
+    return translate(source, raw, table.translation_view()).intents
+
+
 def test_translation_of_shuffler_puck_wheel_and_link_events(tmp_path: Path) -> None:
     table = open_table(punto_config(tmp_path))
-    table.translate = Translator(table)
     assert table.submit("shuffler", shoe_events.DeckCheck(missing=("Ah",), foreign=("Zz",))) == "fault"
     assert "deck_check.shuffler" in table.faults
     assert table.command(Command("new_shoe", {}, "test")).startswith("no new shoe while deck_check.shuffler")
@@ -153,28 +158,31 @@ def test_translation_of_shuffler_puck_wheel_and_link_events(tmp_path: Path) -> N
     assert "sensor_fault.puck" in table.faults
     assert table.submit("puck", gpio_events.PuckSensed(3)) in ("accepted", "rejected")
     assert "sensor_fault.puck" not in table.faults
-    t = Translator(table)
-    assert t("puck", gpio_events.PuckSensed(4)).event == Puck(4)
-    assert t("wheel", wheel_events.WheelNumber(17, 3)).event.number == 17
-    assert t("wheel", wheel_events.WheelVoid("ball not sensed", 3)).event.by == "wheel"
-    assert t("wheel", wheel_events.WheelFault("sensor", 3)).fault == "device_fault"
-    assert t("gpio", gpio_events.PresenceChanged(2, "banco", True)).event == Bet(2, "banco")
-    assert [type(x).__name__ for x in t.expand(gpio_events.SlotLocked((1, 3)))] == ["SlotLocked"]  # no progressive
+    assert intents(table, "puck", gpio_events.PuckSensed(4)) == (Submit(Puck(4)),)
+    assert intents(table, "wheel", wheel_events.WheelNumber(17, 3))[0].event.number == 17
+    assert intents(table, "wheel", wheel_events.WheelVoid("ball not sensed", 3))[0].event.by == "wheel"
+    assert intents(table, "wheel", wheel_events.WheelFault("sensor", 3)) == (Latch("device_fault", "wheel: sensor"),)
+    assert intents(table, "gpio", gpio_events.PresenceChanged(2, "banco", True)) == (Submit(Bet(2, "banco")),)
+    assert not any(isinstance(i, Submit) for i in intents(table, "gpio", gpio_events.SlotLocked((1, 3))))  # no progressive
 
 
 def test_buttons_map_to_game_actions_and_the_key(tmp_path: Path) -> None:
     table = open_table(punto_config(tmp_path))
-    t = Translator(table, {"nmb": "close_bets", "clear": "clear_fault", "supervisor": "supervisor_key"})
-    table.translate = t
-    assert t("gpio", gpio_events.ButtonPressed("nmb")).event == CloseBets()
-    assert t("gpio", gpio_events.ButtonPressed("other")).event is None
+    table.wiring = replace(table.wiring, actions={"nmb": "close_bets", "clear": "clear_fault",
+                                                  "supervisor": "supervisor_key"})
+
+    def runs(raw: object) -> list[Any]:
+        return [i.command for i in intents(table, "gpio", raw) if isinstance(i, Run)]
+
+    assert intents(table, "gpio", gpio_events.ButtonPressed("nmb")) == (Submit(CloseBets()),)
+    assert not any(isinstance(i, Submit) for i in intents(table, "gpio", gpio_events.ButtonPressed("other")))
     table.latch("device_fault.shoe", "jam")
-    assert t("gpio", gpio_events.ButtonLongPress("clear")).command is None  # no key
-    t("gpio", gpio_events.ButtonPressed("supervisor"))
-    assert t("gpio", gpio_events.ButtonPressed("clear")).command is None  # a short press does not clear
-    assert t("gpio", gpio_events.ButtonLongPress("clear")).command.name == "clear_fault"
-    t.expand(gpio_events.ButtonReleased("supervisor"))
-    assert t("gpio", gpio_events.ButtonLongPress("clear")).command is None
+    assert runs(gpio_events.ButtonLongPress("clear")) == []  # no key
+    table.submit("gpio", gpio_events.ButtonPressed("supervisor"))
+    assert runs(gpio_events.ButtonPressed("clear")) == []  # a short press does not clear
+    assert [c.name for c in runs(gpio_events.ButtonLongPress("clear"))] == ["clear_fault"]
+    table.submit("gpio", gpio_events.ButtonReleased("supervisor"))
+    assert runs(gpio_events.ButtonLongPress("clear")) == []
 
 
 def test_tower_pattern_follows_the_table(tmp_path: Path) -> None:
@@ -213,8 +221,17 @@ def test_sign_content_shows_limits_and_last_results(tmp_path: Path) -> None:
                  type("R", (), {"kind": "event", "body": {"effects": [{"outcome": {"dice": [3, 5, 6]}}]}})(),
                  type("R", (), {"kind": "event", "body": {"effects": [{"outcome": {"winner": "banco"}}]}})()])
     content = view.sign_content(table)
-    assert [(m.text, m.colour) for m in content.results] == [("B", None), ("3 5 6", None), ("17", "black")]
+    # each game marks its own outcomes (GameSpec.result_mark): a Punto Banco table shows only its winners
+    assert [(m.text, m.colour) for m in content.results] == [("B", None)]
     assert content.title == "Punto Banco" and content.currency == "EUR"  # the fi example table (hw/tables) is in euro
+    from controller.games import load_game
+    marks = {game: load_game(game).mark(outcome) for game, outcome in (
+        ("roulette", {"number": 17, "color": "black"}), ("roulette", {"number": 0, "color": "green"}),
+        ("sic-bo", {"dice": [3, 5, 6]}), ("tarning", {"number": 17, "red": 3, "green": 5}),
+        ("punto-banco", {"winner": "tie"}), ("blackjack", {"dealer": {"total": 20}}))}
+    assert marks == {"roulette": ("0", "green"), "sic-bo": ("3 5 6", None), "tarning": ("3 5", None),
+                     "punto-banco": ("T", None), "blackjack": None}
+    assert load_game("punto-banco").mark({"void": "no spin", "winner": "banco"}) is None
 
 
 def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> None:

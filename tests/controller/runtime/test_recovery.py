@@ -8,7 +8,8 @@ from pathlib import Path
 from controller.cards import parse_card
 from controller.events import Bet, CardOut, CloseBets
 from controller.runtime.audit import verify
-from controller.runtime.interfaces import Command, Jam
+from controller.runtime.interfaces import Command
+from drivers.shoe.events import Jam
 from controller.runtime.table import Table
 from tests.controller.runtime.helpers import open_table, progressive_config, punto_config
 

@@ -2,7 +2,7 @@
 
 The spins are drivers/vision's synthetic frames (``synth_roulette.frames``,
 landing on a chosen number), read by the real ``RouletteReader``; the
-``SpinRead`` records go through the table's ``Translator`` and
+``SpinRead`` records go through the table's translator and
 ``Table.submit`` as the daemon hands them over, and the whole daemon runs a
 folder/video camera and ``--simulate`` with the emulated camera.
 """
@@ -29,7 +29,6 @@ from controller.runtime.roulette_camera import (
     EmulatedRouletteCamera, RouletteCamera, SpinRead, SpinWatcher, build_roulette_camera,
 )
 from controller.runtime.table import Table
-from controller.runtime.translate import Translator
 from drivers.vision import synth_roulette
 from drivers.vision.calibration import save
 from drivers.vision.sources import open_source
@@ -64,9 +63,7 @@ def roulette_data(tmp: Path, **camera: Any) -> dict[str, Any]:
 
 def roulette_table(tmp: Path, fail_limit: int = 3) -> Table:
     config = table_config.from_mapping(roulette_data(tmp, fail_limit=fail_limit), "test")
-    table = Table.open(config)
-    table.translate = Translator(table, fail_limit=fail_limit)
-    return table
+    return Table.open(config)  # the camera's fail_limit is the table's (controller/runtime/translate.Wiring)
 
 
 def bet_and_close(table: Table, spot: str = f"straight:{NUMBER}") -> None:
@@ -290,7 +287,7 @@ path = "{tmp_path / 'journal.sqlite'}"
 
 
 def test_the_daemon_reads_a_video_camera_and_takes_the_croupiers_number(tmp_path: Path, video: Path) -> None:
-    """The whole path without --simulate: [devices.camera] files -> RouletteCamera -> Translator -> Table."""
+    """The whole path without --simulate: [devices.camera] files -> RouletteCamera -> translate -> Table."""
     data = roulette_data(tmp_path, source=str(video))
     daemon = Daemon(table_config.from_mapping(data, "test"), simulate=False, stream=io.StringIO())
 

@@ -19,7 +19,7 @@ from controller import config as table_config
 from controller.events import Bet
 from controller.runtime.auth import hash_pin
 from controller.runtime.daemon import Daemon
-from controller.runtime.interfaces import CardDealt
+from drivers.events import CardDealt
 from controller.runtime.journal import Journal
 from controller.runtime.simulate import SimulatedPanel
 

@@ -23,7 +23,7 @@ import pytest
 from controller.events import Action
 from controller.games.contract import Accepted
 from controller.games.decisions import copy_of
-from controller.runtime.roulette_camera import SpinRead
+from drivers.events import SpinRead
 from tests.controller.runtime.web.harness import PINS, LiveTable
 
 pytestmark = pytest.mark.timeout(120)
