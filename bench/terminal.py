@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]  # bench/serial.py is not pyserial
 sys.path.insert(0, str(ROOT))
 
 from controller import cards  # noqa: E402
