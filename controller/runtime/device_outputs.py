@@ -99,7 +99,8 @@ class DeviceView:
             low, high = pair
             if high is not None:
                 limits.append(SpotLimit(spot.replace("_", " ").upper(), int(low), int(high)))
-        results, pages = list(self.results), []
+        results = list(self.results)
+        pages: list[tuple[str, list[tuple[str, str | None]]]] = []
         board = getattr(config.spec, "board", None)
         if board is not None and self.marks:  # the game's last-results board: the same marks as the pit view
             from controller.games.boards import build
