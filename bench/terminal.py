@@ -18,7 +18,8 @@ tap's answer (the POST's response), and to the pit view's update (the first even
 carries the decision's journal position). CPU is the daemon thread's own (utime + stime from
 /proc/self/task/TID/stat) per decision round; memory is what tracemalloc sees still allocated by the
 terminal's code (starlette, uvicorn, h11, anyio, controller/runtime/web) at the end of a third, shorter
-run (tracemalloc slows what it traces), and the process's RSS growth over each run. The client runs in the same process as the daemon (its own threads), so the terminal's figures
+run (tracemalloc slows what it traces), and the process's RSS growth over each run. The client runs in
+the same process as the daemon (its own threads), so the terminal's figures
 include sharing the interpreter with the page's client.
 """
 

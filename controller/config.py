@@ -204,7 +204,8 @@ def _terminal(c: "_Checker", terminal: Mapping[str, Any], base_dir: Path | None)
             if not path.is_file():
                 c.bad(f"terminal.{name}", value, "an existing PEM file (the path is read from the config's folder)")
             out[name] = str(path)
-    if terminal.get("enabled", False) is True and not all(importlib.util.find_spec(m) for m in ("starlette", "uvicorn")):
+    installed = all(importlib.util.find_spec(m) for m in ("starlette", "uvicorn"))
+    if terminal.get("enabled", False) is True and not installed:
         c.bad("terminal.enabled", True, "the dealer terminal needs the 'terminal' extra installed "
                                         "(pip install 'tablectl[terminal]'; sh run.sh does it)")
     if terminal.get("enabled", False) and not loopback and not (terminal.get("cert") and terminal.get("key")):

@@ -16,7 +16,8 @@ from tests.tablectl import ROOT
 
 def open_table(tmp: Path, game: str, variant: str) -> Table:
     data = table_config.simulated_defaults(game, variant, str(tmp / "journal.sqlite"))
-    data["devices"]["gpio"] = {"driver": "gpio", "pin_factory": "mock", "pin_map": str(ROOT / "hw" / "dealer-panel.toml")}
+    data["devices"]["gpio"] = {"driver": "gpio", "pin_factory": "mock",
+                               "pin_map": str(ROOT / "hw" / "dealer-panel.toml")}
     return Table.open(table_config.from_mapping(data, "test"))
 
 

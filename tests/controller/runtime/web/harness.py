@@ -44,7 +44,8 @@ class LiveTable:
         self.stream = io.StringIO()
 
     def config(self) -> table_config.TableConfig:
-        data: dict[str, Any] = table_config.simulated_defaults(self.game, self.variant, str(self.tmp / "journal.sqlite"))
+        data: dict[str, Any] = table_config.simulated_defaults(self.game, self.variant,
+                                                               str(self.tmp / "journal.sqlite"))
         data.setdefault("options", {}).update(self.options)
         if self.limits is not None:
             data["limits"] = self.limits

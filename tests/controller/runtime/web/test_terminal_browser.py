@@ -207,7 +207,8 @@ def test_caribbean_stud_fold_and_raise_and_the_page_survives_a_restart_mid_round
             ("terminal:carla", {"type": "action", "seat": 2, "action": "fold"}),
             ("terminal:carla", {"type": "action", "seat": 1, "action": "raise"})]
         results = {(s["seat"], s["spot"]): s["result"] for s in settlements(table)}
-        assert results == {(1, "ante"): "win", (1, "bet"): "win", (2, "ante"): "lose"}  # aces beat A K; "bet" is the raise
+        # aces beat A K; "bet" is the raise
+        assert results == {(1, "ante"): "win", (1, "bet"): "win", (2, "ante"): "lose"}
     finally:
         table.stop()
 
