@@ -187,7 +187,7 @@ class DaemonControl:
         answer = legal_now(self.table)
         lines = [f"Waiting for: {self.table.waiting_for()}"]
         for seat in answer.seats():
-            words = []
+            words: list[str] = []
             for d in answer.for_seat(seat):
                 choices = ([d.action] if d.plain else []) + [f"{d.action} {m}x" for m in d.multiples]
                 words.extend(c + (" [amount=N]" if d.amount else "") for c in choices)

@@ -51,6 +51,7 @@ def pressed(answer: Legal, action: str) -> Action | str:
     """The ``action`` event a decision button or key means, given the legal decisions now, or why it means
     nothing (pure: the table gives ``answer`` with the press, translate.py decides)."""
     match = KEY.match(action)
+    choice: Decision | None
     if match:
         keys = keypad(answer)
         number = int(match.group(1))
