@@ -5,7 +5,8 @@
 Each picture is a live daemon with emulated devices (tests/controller/runtime/web/harness.py), played into
 the moment shown, and taken by Debian's headless Chromium at 800x480 (the 7" touchscreen) and 1280x800:
 
-- dealer-blackjack-*: box 1 to decide on a pair of eights against a dealer ace, insurance open;
+- dealer-blackjack-*: box 1 to decide on a pair of eights against a dealer ace, insurance open (the dealer
+  panel's decision keypad wired: its keys' numbers on the buttons);
 - dealer-caribbean-*: two boxes to fold or raise, the dealer's last card up;
 - dealer-roulette-unsure-*: the camera unsure of a spin, waiting for the croupier;
 - pit-roulette-*: 80 spins in, the last numbers with hot and cold numbers;
@@ -97,6 +98,9 @@ def throws(table: LiveTable, count: int, seed: int = 3) -> None:
     table.settled()
 
 
+PANEL = {"gpio": {"driver": "gpio", "pin_factory": "mock", "pin_map": str(ROOT / "hw" / "dealer-panel.toml")}}
+"""The dealer panel on mock pins: its decision keypad's numbers show on the dealer page."""
+
 SHOTS: tuple[tuple[str, str, str | None, dict[str, Any], Callable[[LiveTable], None], str, str], ...] = (
     ("dealer-blackjack", "blackjack", "fi", {"boxes": 7}, blackjack, "carla", "/"),
     ("dealer-caribbean", "caribbean-stud", "classic", {}, caribbean, "carla", "/"),
@@ -118,7 +122,8 @@ def main() -> int:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         for name, game, variant, options, play, user, view in SHOTS:
             with tempfile.TemporaryDirectory() as tmp:
-                table = LiveTable(Path(tmp), game, variant, options=options).start()
+                table = LiveTable(Path(tmp), game, variant, options=options,
+                                  devices=PANEL if view == "/" and game != "roulette" else None).start()
                 try:
                     play(table)
                     for width, height in SIZES:

@@ -170,6 +170,8 @@ class TableState:
         faults = [{"name": f.name, "text": f.text, "kind": f.kind} for f in table.faults.values()]
         view = table.view()
         board = config.spec.board
+        wiring = getattr(table, "wiring", None)
+        keys = set(wiring.actions.values()) if wiring is not None else set()
         snap: dict[str, Any] = {
             "version": self.version, "seq": table.journal.last_seq,
             "table": config.table_id, "game": config.spec.id, "game_name": config.spec.name,
@@ -183,7 +185,8 @@ class TableState:
             "bets": [{"seat": s, "bets": b} for s, b in sorted(bets.items())],
             "cards": cards,
             "legal": self.legal().to_json(),
-            "keypad": [{"key": i + 1, "seat": d.seat, "action": d.action} for i, d in enumerate(keypad(self.legal()))],
+            "keypad": [{"key": i + 1, "seat": d.seat, "action": d.action} for i, d in enumerate(keypad(self.legal()))
+                       if f"decision_{i + 1}" in keys],  # only the keys this table has wired
             "pending": held,
             "faults": faults,
             "accepting": not any(f.stops_all() for f in table.faults.values()),
