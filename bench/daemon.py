@@ -1,6 +1,6 @@
 """Daemon figures (docs/performance.md, "## Daemon"); prints one JSON document.
 
-    /work/venv/bin/python bench/daemon.py [--cards 10000] [--quick]
+    python bench/daemon.py [--cards 10000] [--rounds 400] [--idle-seconds 10]
 
 - latency: from the simulated shoe's post of a card (on its thread) to the
   journal commit of that card's record, and to the moment every output had
@@ -11,7 +11,8 @@
 - verify: the hash chain and meters of that journal, records/s;
 - settle: the exported rounds as one scenario through `scenario.settle`, events/s;
 - rss: the daemon's peak resident memory while it plays (`tablectl run --simulate`);
-- idle_cpu: the daemon's CPU over 10 s with its devices up and nobody playing;
+- idle_cpu: the daemon's CPU over --idle-seconds with its devices up and nobody playing;
+- run_rounds_s: start to exit of ``run --simulate --fast --rounds N`` (the idle phase not included);
 - ready: from process start to the "ready:" line;
 - fsync_ms: the disk alone (append + fsync), the floor under every commit.
 """
@@ -162,10 +163,10 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def process_figures(tmp: Path) -> dict:
+def process_figures(tmp: Path, rounds: int = 400, idle_seconds: float = 10.0) -> dict:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     start = time.perf_counter()
-    proc, ready = spawn(["run", "--simulate", "--game", "punto-banco", "--fast", "--rounds", "400",
+    proc, ready = spawn(["run", "--simulate", "--game", "punto-banco", "--fast", "--rounds", str(rounds),
                          "--journal", str(tmp / "rss.sqlite")], tmp / "rss.out", env)
     peak = 0
     while proc.poll() is None:
@@ -175,29 +176,32 @@ def process_figures(tmp: Path) -> dict:
             break
         time.sleep(0.05)
     proc.wait()
+    run_s = time.perf_counter() - start  # start to exit of the rounds, without the idle phase below
     idle, _ = spawn(["run", "--simulate", "--game", "punto-banco", "--idle", "--journal", str(tmp / "idle.sqlite")],
                     tmp / "idle.out", env)
-    time.sleep(2)
+    time.sleep(min(2.0, idle_seconds))
     c0, t0 = cpu_s(idle.pid), time.perf_counter()
-    time.sleep(10)
+    time.sleep(idle_seconds)
     c1, t1 = cpu_s(idle.pid), time.perf_counter()
     idle_rss = rss_kb(idle.pid)
     idle.terminate()
     idle.wait(timeout=10)
     return {"ready_s": round(ready, 3), "rss_peak_mb_playing": round(peak / 1024, 1),
             "rss_mb_idle": round(idle_rss / 1024, 1), "idle_cpu_percent_of_one_core": round(100 * (c1 - c0) / (t1 - t0), 2),
-            "run_400_rounds_s": round(time.perf_counter() - start, 1)}
+            "rounds": rounds, "run_rounds_s": round(run_s, 1), "rounds_per_s": round(rounds / run_s, 1)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=400, help="rounds of the run --simulate --fast process")
+    parser.add_argument("--idle-seconds", type=float, default=10.0, help="how long the idle CPU is measured")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=ROOT / "bench") as tmp_name:
         tmp = Path(tmp_name)  # on the repository's disk, not a tmpfs: the fsyncs are real
         out = {"fsync_ms": fsync_ms(tmp), "latency": latency(tmp, args.cards)}
         out.update(replay_and_settle(tmp / "j.sqlite"))
-        out.update(process_figures(tmp))
+        out.update(process_figures(tmp, args.rounds, args.idle_seconds))
     out["python"] = sys.version.split()[0]
     out["cpus"] = os.cpu_count()
     print(json.dumps(out, indent=2))

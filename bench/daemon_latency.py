@@ -53,20 +53,19 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
     sign = SignOutput(Sign(sign_dev), loop, ticked=True)
     emu = ShoeEmulator("shoe", retransmit_timeout=0.5)
     sent_ns: list[int] = []
-    transmit = emu._transmit
+    transmit = emu._line.transmit  # the emulator's line: every transmission is written to the pty here
 
     def timed(raw: bytes) -> None:
         transmit(raw)
         if b"CRD" in raw:
             sent_ns.append(time.perf_counter_ns())
-    emu._transmit = timed  # type: ignore[method-assign]
+    emu._line.transmit = timed  # type: ignore[method-assign]
     commit_ns: dict[int, int] = {}
     display_ns: dict[int, int] = {}
     card_index = {"n": 0}
     shown = {"content": None}
 
     def listener(t: Table, records: object) -> None:
-        view(t, records)  # type: ignore[arg-type]
         for r in records:  # type: ignore[attr-defined]
             if r.kind == "event" and r.body["event"]["type"] == "card":
                 commit_ns[card_index["n"]] = time.perf_counter_ns()

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from drivers.displays import examples  # noqa: E402
+from drivers.displays.sign import items  # noqa: E402
 from drivers.gpio.config import load_device_config  # noqa: E402
 from drivers.gpio.sim import simulate  # noqa: E402
 
@@ -46,8 +47,15 @@ def main() -> None:
         figures[f"{path.stem}_update_us"] = per_call_us(lambda i: devices.update(i * 0.02), TICKS)
         sim.close()
     sim = simulate(load_device_config(ROOT / "hw" / "bj-burn-7.toml"), lambda event: None)
-    figures["sign_show_us"] = per_call_us(lambda i: sim.devices.sign.show(
+    sign = sim.devices.sign
+    figures["sign_show_us"] = per_call_us(lambda i: sign.show(
         examples.ROULETTE if i % 2 else examples.PUNTO_BANCO, i * 1.0), 200)
+
+    def show_and_draw(i: int) -> None:  # what the daemon does with new content: show it, draw its first frame
+        sign.show(examples.ROULETTE if i % 2 else examples.PUNTO_BANCO, i * 1.0)
+        sign.update(i * 1.0)
+    figures["sign_show_and_update_us"] = per_call_us(show_and_draw, 200)
+    figures["sign_all_pages_us"] = per_call_us(lambda i: items(examples.ROULETTE if i % 2 else examples.PUNTO_BANCO), 200)
     figures["python"] = sys.version.split()[0]
     sim.close()
     print(json.dumps(figures, indent=2))

@@ -131,6 +131,8 @@ def bench_pty_latency(frames: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=10_000, help="frames for the pty latency (default: 10000)")
+    parser.add_argument("--lines", type=int, default=100_000,
+                        help="frames or lines of the throughput figures (the parser's: twice as many)")
     args = parser.parse_args()
     frame = encode(7, "CRD", "Ah")
     result = {
@@ -138,9 +140,9 @@ def main() -> None:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in os.getloadavg()],
-        "parser_frames_per_s": round(bench_parser(200_000)),
-        "link_frames_per_s": round(bench_link(100_000)),
-        "wheel_lines_per_s": round(bench_wheel(100_000)),
+        "parser_frames_per_s": round(bench_parser(2 * args.lines)),
+        "link_frames_per_s": round(bench_link(args.lines)),
+        "wheel_lines_per_s": round(bench_wheel(args.lines)),
         "pty_latency_us": bench_pty_latency(args.frames),
         "card_frame_bytes": len(frame),
         "wire_time_us_115200": round(len(frame) * 10 / 115200 * 1e6, 1),

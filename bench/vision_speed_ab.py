@@ -71,8 +71,8 @@ def main() -> int:
         for _ in range(args.rounds):
             for side, tree in (("base", base), ("this", ROOT)):
                 runs[side].append(run_tree(tree, args.frames))
-    report: dict = {"base": args.base, "rounds": args.rounds, "frames": args.frames, "threads": 1}
-    for side, rows in runs.items():
+    report: dict = {"base_commit": args.base, "rounds": args.rounds, "frames": args.frames, "threads": 1}
+    for side, rows in runs.items():  # the figures go under "base" and "this": the commit's name stays in base_commit
         report[side] = {}
         for key in rows[0]:
             wall = [r[key][0] for r in rows]

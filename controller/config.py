@@ -55,6 +55,7 @@ class JackpotConfig:
     contribution: int
     cap: int | None = None
     overflow: bool = False
+    link: str | None = None  # a linked progressive: the floor's [link.NAME] owns the meter (docs/floor.md)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class TableConfig:
     journal_path: Path
     console: Mapping[str, Any] = field(default_factory=dict)
     output_interval_ms: int = 50
+    floor: Any = None  # controller.floor.settings.TableLink: the floor link ([floor]), None when the table has none
     device_timeout_s: float = 5.0
     pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
     code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
@@ -140,9 +142,10 @@ DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
 _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
 HW = Path(__file__).resolve().parent.parent / "hw"
-_SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "terminal")
+_SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "floor",
+             "terminal")
 _TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
-_JACKPOT_KEYS = ("base", "contribution", "cap", "overflow")
+_JACKPOT_KEYS = ("base", "contribution", "cap", "overflow", "link")
 _RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
                  "code_digest": lambda v: _text(v) and "the path of the stored code digest (tablectl digest --write)"}
 
@@ -375,6 +378,12 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     terminal = _terminal(c, c.table(data, "terminal"), base_dir)
     if spec is not None and round_config is not None:
         _decision_inputs(c, spec, round_config, terminal, pin_map, devices)
+    floor_section = c.table(data, "floor")
+    floor = None
+    if floor_section or any(j.link for j in jackpots):
+        from controller.floor.settings import table_link  # the floor link's own checks (docs/floor.md)
+
+        floor = table_link(floor_section, jackpots, c.bad, base_dir)
 
     if c.problems:
         raise ConfigError(c.problems)
@@ -389,6 +398,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         pin_map=pin_map,
         code_digest=runtime.get("code_digest"),
         terminal=MappingProxyType(terminal),
+        floor=floor,
     )
 
 
@@ -567,8 +577,15 @@ def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, .
         elif overflow and cap is None:
             c.bad(f"{key}.overflow", overflow, "an overflow meter needs a cap")
             ok = False
+        link = meter.get("link")
+        if link is not None and not (isinstance(link, str) and _NAME.match(link)):
+            c.bad(f"{key}.link", link, "the name of the floor's [link.NAME] that owns this meter")
+            ok = False
+        elif link is not None and (cap is not None or overflow):
+            c.bad(f"{key}.cap", cap, "a linked meter's cap and overflow are the link's ([link.NAME] on the floor)")
+            ok = False
         if ok:
-            out.append(JackpotConfig(name, base, contribution, cap, overflow))
+            out.append(JackpotConfig(name, base, contribution, cap, overflow, link))
     return tuple(out)
 
 

@@ -179,13 +179,14 @@ def event_from_json(obj: object) -> Event:
         values[name] = _convert(field_kind, name, obj[name])
     if kind == "dice" and "colors" in values and len(values["colors"]) != len(values["values"]):
         raise EventError("field 'colors' must name one colour per value", "colors")
-    return _BY_NAME[kind](**values)
+    event: Event = _BY_NAME[kind](**values)
+    return event
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
     """The JSON object of an event; ``event_from_json(event_to_json(e)) == e``."""
     out: dict[str, Any] = {"type": TYPE_NAMES[type(event)]}
-    for f in fields(event):  # type: ignore[arg-type]
+    for f in fields(event):
         value = getattr(event, f.name)
         if value is None:
             continue

@@ -52,10 +52,20 @@ def fraction_of(amount: int, numerator: int, denominator: int) -> int:
     return amount * numerator // denominator
 
 
-def format_amount(amount: int, minor_per_major: int = 100, currency: str = "") -> str:
-    """``123456`` -> ``"1234.56"`` (with the currency code after it where given)."""
+def format_amount(amount: int, minor_per_major: int = 100, currency: str = "", *, whole: bool = False) -> str:
+    """``123456`` -> ``"1234.56"`` (with the currency code after it where given); the one money formatter.
+
+    The minor units are zero-padded to the width of the largest (``5`` öre is ``.05``); ``whole`` leaves
+    them out of a whole amount (``5000`` -> ``"50"``, as the sign shows limits). A currency without minor
+    units (``minor_per_major`` 1) has no decimals.
+
+    >>> format_amount(123456), format_amount(-5, 100, "SEK"), format_amount(5000, whole=True)
+    ('1234.56', '-0.05 SEK', '50')
+    >>> format_amount(12550, whole=True), format_amount(7, 1), format_amount(1005, 1000)
+    ('125.50', '7', '1.005')
+    """
     sign = "-" if amount < 0 else ""
     major, minor = divmod(abs(amount), minor_per_major)
     digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
-    text = f"{sign}{major}" + (f".{minor:0{digits}d}" if digits else "")
+    text = f"{sign}{major}" + (f".{minor:0{digits}d}" if digits and not (whole and minor == 0) else "")
     return f"{text} {currency}".strip()

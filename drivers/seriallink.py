@@ -53,6 +53,10 @@ def open_port(url: str, baudrate: int, timeout: float) -> serial.SerialBase:
     return port
 
 
+MAX_BLOCK_S = 0.5
+"""The longest a reader blocks in one read when nothing is due (``stop`` cancels the read sooner where it can)."""
+
+
 class PortRunner:
     """A reader thread around one serial port, with reconnect; subclasses speak the device's protocol."""
 
@@ -140,7 +144,15 @@ class PortRunner:
         """Bytes arrived."""
 
     def on_tick(self, now: float) -> None:
-        """Called after every read (at least every ``read_timeout`` seconds while the port is open)."""
+        """Called after every read, and by ``next_tick``'s time at the latest while the port is open."""
+
+    def next_tick(self, now: float) -> float | None:
+        """Seconds from ``now`` until ``on_tick`` has work without new bytes (None: poll every ``read_timeout``).
+
+        The reader blocks in the port's read (a ``select`` on the tty) until bytes come or this time is up,
+        so an idle link costs nothing between its heartbeats.
+        """
+        return None
 
     def on_lost(self, reason: str) -> None:
         """The port failed and was closed; the default reports a fault."""
@@ -178,9 +190,15 @@ class PortRunner:
     def _pump(self, port: serial.SerialBase) -> str:
         clock = time.monotonic
         try:
-            self.on_open(clock())
+            now = clock()
+            self.on_open(now)
             while not self._stop.is_set():
                 waiting = port.in_waiting
+                if waiting <= 0:  # block until a byte comes or on_tick is due (at most MAX_BLOCK_S)
+                    due = self.next_tick(now)
+                    timeout = self._read_timeout if due is None else min(max(due, self._read_timeout), MAX_BLOCK_S)
+                    if port.timeout != timeout:
+                        port.timeout = timeout
                 data = port.read(waiting if waiting > 0 else 1)
                 now = clock()
                 if data:

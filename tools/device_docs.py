@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -81,7 +82,7 @@ KIND_COLOURS = {"bus": (90, 140, 230), "buttons": (240, 200, 40), "tower": (230,
                 "presence": (60, 200, 200), "progressive": (200, 110, 230), "expanders": (160, 160, 160)}
 
 
-def header_picture(config) -> "Image.Image":
+def header_picture(config: Any) -> Any:
     """The 40-pin header seen from above (pin 1 top left), each used pin coloured and labelled."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -161,8 +162,7 @@ def board_content(game: str, variant: str, rounds: int, seed: int):
     with tempfile.TemporaryDirectory() as tmp:
         data = table_config.simulated_defaults(game, variant, str(Path(tmp) / "journal.sqlite"))
         table = Table.open(table_config.from_mapping(data, "docs"))
-        view = DeviceView(table)
-        table.listeners.append(view)
+        view = DeviceView(table)  # the table marks every commit on its board itself
         deck = cards.shuffled(cards.shoe(8), rng)
         spot = {"roulette": "red", "punto-banco": "banco", "sic-bo": "big", "tarning": "red"}.get(game, "red")
         for _ in range(rounds):

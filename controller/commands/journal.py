@@ -22,6 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     e = sub.add_parser("export", help="a round as a scenario file that 'tablectl settle' replays")
     e.add_argument("--round", type=int, required=True, metavar="N", help="the round number")
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    e.add_argument("--format", choices=("scenario", "phh"), default="scenario",
+                   help="scenario (default) or phh: a poker-room hand in the PHH hand-history format")
     for p in (v, t, e):
         p.add_argument("journal", help="the journal file (journal.path of the table configuration)")
     for p in (v, t):
@@ -70,6 +72,18 @@ def run_export(args: argparse.Namespace) -> int:
         scenario = export_round(journal, args.round)
     except LookupError as exc:
         raise UsageError(f"{args.journal}: {exc}") from None
+    if args.format == "phh":
+        from controller.games.poker_room.history import phh_of_round
+        try:
+            text = phh_of_round(scenario, args.round, journal.table_id if hasattr(journal, "table_id") else None)
+        except ValueError as exc:
+            raise UsageError(f"{args.journal}: round {args.round}: {exc}") from None
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        else:
+            sys.stdout.write(text)
+        return 0
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             json.dump(scenario, handle, indent=2, ensure_ascii=False)

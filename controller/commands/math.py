@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 
 from controller import games
 from controller.commands.common import UsageError, parse_option_pairs, print_json
@@ -43,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
         if exc.name == name:
             raise UsageError(f"math: no house-edge tool for {spec.id} yet") from None
         raise UsageError(f"math: the {spec.id} tool needs {exc.name!r}: pip install 'tablectl[math]'") from None
+    if any(m in sys.modules for m in ("controller.hands.fast", "controller.hands.batch")):
+        from controller.table_cache import warm_hand_tables
+
+        warm_hand_tables()  # the tool ranks hands: their tables from the cache, not built again
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:

@@ -1,7 +1,8 @@
 """The games: one pure module (or small package) per game family, found by the registry.
 
-Every module in this package that defines ``SPEC`` (a ``GameSpec``) is a game;
-``load_game`` and ``all_games`` find them, so adding a game touches no list.
+Every module in this package that defines ``SPEC`` (a ``GameSpec``) is a game,
+and a package of several games declares them as ``SPECS``; ``load_game`` and
+``all_games`` find them, so adding a game touches no list.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def all_games() -> list[GameSpec]:
         spec = getattr(module, "SPEC", None)
         if isinstance(spec, GameSpec):
             specs.append(spec)
+        specs.extend(s for s in getattr(module, "SPECS", ()) if isinstance(s, GameSpec))
     return sorted(specs, key=lambda s: s.id)
 
 

@@ -79,7 +79,8 @@ class CaribbeanStudRound(BankedPokerRound):
 
     @property
     def table(self) -> Mapping[str, Any]:
-        return self.config.paytable[self.config.variant]
+        table: Mapping[str, Any] = self.config.paytable[self.config.variant]
+        return table
 
     def _first_plan(self, boxes: Sequence[int]) -> list[int]:
         return one_at_a_time(boxes, 5, dealer=True)  # 003 "Uddeling af kort" 2-3

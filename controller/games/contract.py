@@ -315,7 +315,8 @@ class GameSpec:
     What the runtime looks up is declared here too: ``reader`` (what reads the result), ``result_mark`` (the
     outcome on a results board), ``progressive_spots`` (the spots a progressive slot bets on), the button
     actions it takes by default (``takes_button_action``) and ``strategy`` (the simulated table's virtual
-    players, by family name: controller/runtime/players.py).
+    players, by family name: controller/runtime/players.py). ``docs_page`` is the game's page under docs/games/
+    (``<id>.md`` unless a family of games shares one page).
     """
 
     id: str
@@ -337,6 +338,12 @@ class GameSpec:
     result_mark: Callable[[Mapping[str, Any]], ResultMark | None] | None = None
     progressive_spots: tuple[str, ...] = ()
     strategy: str | None = None
+    docs_page: str | None = None
+
+    @property
+    def page(self) -> str:
+        """The file name of the game's page under docs/games/."""
+        return self.docs_page or f"{self.id}.md"
 
     def player_decisions(self, config: RoundConfig) -> tuple[str, ...]:
         """The decisions the players of a table set up as ``config`` can make (each needs an input)."""
@@ -445,6 +452,13 @@ class Round(ABC):
             self._restore(saved)
             return Rejected(rejection.reason)
         return Accepted(effects)
+
+    def copy(self) -> "Round":
+        """An independent copy of the round: events applied to it leave this one as it is (the table applies an
+        event to a copy and keeps the copy once the event is journaled)."""
+        twin = copy.copy(self)
+        twin._restore(self._snapshot())
+        return twin
 
     def _snapshot(self) -> dict[str, Any]:
         config = self.__dict__.get("config")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 from types import MappingProxyType
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from controller.games.contract import Reject
 
@@ -161,7 +161,7 @@ class BetTable:
         self._shapes: Mapping[str, Shape] = MappingProxyType({s.name: s for s in shapes})
         self._explain = explain
 
-    def __deepcopy__(self, memo: dict) -> "BetTable":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "BetTable":
         return self
 
     def __contains__(self, spot: str) -> bool:

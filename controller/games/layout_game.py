@@ -40,7 +40,7 @@ class LayoutRules(ABC):
         self.config = config
         self.table = self.build_table()
 
-    def __deepcopy__(self, memo: dict) -> "LayoutRules":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "LayoutRules":
         return self  # immutable once built
 
     @abstractmethod

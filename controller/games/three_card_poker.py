@@ -36,9 +36,9 @@ def contest(player: Any, dealer: Any) -> str:
 
 def ante_bonus_table(config: RoundConfig) -> Mapping[str, Any]:
     name = config["ante_bonus"]
-    if name == "seed":
-        return config.paytable[config.variant]["ante_bonus"]
-    return config.paytable["ante_bonus_tables"][name]
+    table: Mapping[str, Any] = config.paytable[config.variant]["ante_bonus"] if name == "seed" else \
+        config.paytable["ante_bonus_tables"][name]
+    return table
 
 
 def main_results(config: RoundConfig, category: str, versus: str | None) -> dict[str, tuple[str, Odds | None]]:

@@ -67,10 +67,31 @@ def _flush_table() -> np.ndarray:
     return table
 
 
-@cache
+_BUILT: dict[int, _BatchTables] = {}
+
+
 def _tables(k: int) -> _BatchTables:
-    by_card = tuple(np.array([comb((c >> 2) + i, i + 1) for c in range(52)], dtype=np.int32)
-                    for i in range(k))
+    built = _BUILT.get(k)
+    if built is None:
+        built = _BUILT[k] = _BatchTables(_by_card(k), build_noflush(k), _flush_table())
+    return built
+
+
+def _by_card(k: int) -> tuple[np.ndarray, ...]:
+    return tuple(np.array([comb((c >> 2) + i, i + 1) for c in range(52)], dtype=np.int32) for i in range(k))
+
+
+def install(tables: dict[str, np.ndarray]) -> None:
+    """Use the non-flush tables ``noflush5`` .. ``noflush7`` (as ``build_noflush`` makes them, say from a cache)."""
+    for k in range(MIN_CARDS, MAX_CARDS + 1):
+        noflush = np.asarray(tables[f"noflush{k}"], dtype=np.int32)
+        if noflush.shape != (comb(12 + k, k),):
+            raise ValueError(f"batch table noflush{k} of the wrong size")
+        _BUILT.setdefault(k, _BatchTables(_by_card(k), noflush, _flush_table()))
+
+
+def build_noflush(k: int) -> np.ndarray:
+    """The non-flush values of k cards by the index of their sorted rank multiset (pure)."""
     noflush = np.zeros(comb(12 + k, k), dtype=np.int32)
     counts = [0] * 15
     for multiset in combinations_with_replacement(range(13), k):
@@ -82,7 +103,7 @@ def _tables(k: int) -> _BatchTables:
             continue
         index = sum(comb(r + i, i + 1) for i, r in enumerate(multiset))
         noflush[index] = value_from_counts(counts)
-    return _BatchTables(by_card, noflush, _flush_table())
+    return noflush
 
 
 def rank_batch(cards: np.ndarray, presorted: bool = False) -> np.ndarray:

@@ -89,15 +89,23 @@ def _fill() -> None:
 
 def _fill_locked() -> None:
     """Build every table; the caller holds the lock and has seen them empty."""
+    _install_locked(build_tables())
+
+
+def build_tables() -> dict[str, list[int]]:
+    """Every table of the fast path, by name (pure: what ``install`` takes and a cache may keep)."""
+    out: dict[str, list[int]] = {}
     highs = {s: list(_multisets(HIGH_RANKS, s)) for s in range(8)}
     lows = {s: list(_multisets(LOW_RANKS, s)) for s in range(8)}
+    within = [0] * _HIGH_SPAN
     for size, group in highs.items():
         for i, m in enumerate(group):
-            _WITHIN[_digits(m, 9)] = i
+            within[_digits(m, 9)] = i
+    out["within"] = within
     counts = [0] * 15
     for n in (5, 6, 7):
         values: list[int] = []
-        offset = _OFFSET[n]
+        offset = [0] * _LOW_SPAN
         for s in range(n + 1):
             for low in lows[s]:
                 offset[_digits(low, 2)] = len(values)
@@ -107,13 +115,41 @@ def _fill_locked() -> None:
                     for r in low + high:
                         counts[r] += 1
                     values.append(value_from_counts(counts))
-        _VALUES[n].extend(values)
+        out[f"offset{n}"], out[f"values{n}"] = offset, values
     flush = [0] * (1 << 15)
     for size in (5, 6, 7):
         for ranks in combinations(range(2, 15), size):
             mask = sum(1 << r for r in ranks)
             flush[mask] = flush_value(mask)
-    _FLUSH.extend(flush)
+    out["flush"] = flush
+    return out
+
+
+def install(tables: dict[str, Sequence[int]]) -> None:
+    """Use ``tables`` (as ``build_tables`` makes them, say from a cache) unless the tables are filled already."""
+    with _FILL_LOCK:
+        if not len(_FLUSH):
+            _install_locked(tables)
+
+
+def _install_locked(tables: dict[str, Sequence[int]]) -> None:
+    if len(tables["within"]) != _HIGH_SPAN or any(len(tables[f"offset{n}"]) != _LOW_SPAN for n in (5, 6, 7)):
+        raise ValueError("fast hand tables of the wrong size")
+    _WITHIN[:] = array("i", tables["within"])
+    for n in (5, 6, 7):
+        _OFFSET[n][:] = array("i", tables[f"offset{n}"])
+        del _VALUES[n][:]
+        _VALUES[n].extend(array("i", tables[f"values{n}"]))
+    _FLUSH.extend(array("i", tables["flush"]))  # last: a filled _FLUSH means every table is filled
+
+
+def filled_tables() -> dict[str, Sequence[int]]:
+    """The tables in use (filled first if they are not yet), by ``build_tables``'s names: for compiled walks."""
+    _fill()
+    out: dict[str, Sequence[int]] = {"within": _WITHIN, "flush": _FLUSH}
+    for n in (5, 6, 7):
+        out[f"offset{n}"], out[f"values{n}"] = _OFFSET[n], _VALUES[n]
+    return out
 
 
 def ready() -> None:

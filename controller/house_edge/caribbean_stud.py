@@ -1,6 +1,14 @@
-"""House edge of Caribbean Stud (simulation with a stated strategy) and the progressive's return (exact).
+"""House edge of Caribbean Stud (exact, or simulated with ``--simulate N``) and the progressive's return (exact).
 
-Main game: ``--simulate N`` deals N rounds of one box against the dealer,
+Main game, exact (the default): every player hand against every dealer hand of
+the other 47 cards, counted by ``dealer_counts`` (inclusion-exclusion over the
+player's cards, as the three-card tool counts), each outcome settled by
+``caribbean_stud.main_results`` per paytable key. Two strategies are figured:
+the stated AKJ83 rule below, and the best raise-or-fold decision for each
+player hand computed from those same counts, without the dealer's up card (a
+strategy that also looks at the up card is not figured).
+
+Main game, simulated: ``--simulate N`` deals N rounds of one box against the dealer,
 ten distinct cards per round in a uniformly random order
 (``numpy.random.default_rng(--seed)``, the tool's own randomness; the game
 stays pure). The box raises with ace-king-jack-eight-three or better (the
@@ -35,6 +43,8 @@ from controller.games.contract import GameSpec, RoundConfig
 from controller.hands.batch import rank_batch
 from controller.hands.high import best_high
 from controller.hands.qualifiers import ace_king_or_better
+from controller.house_edge.dealer_counts import DEALER_HANDS, PLAYER_HANDS, DealerCounts, player_classes, \
+    release_freed_memory
 from controller.house_edge.five_card import ValueTable, value_table
 from controller.house_edge.three_card_poker import unit_net
 
@@ -47,7 +57,8 @@ def _unit(result: str, odds: Any) -> float:
 
 
 VERSUS = ("no_qualify", "player_higher", "tie", "dealer_higher")
-CHUNK = 1_000_000
+CHUNK = 50_000
+"""Rounds dealt at a time by the simulation: its arrays stay near 25 MB whatever --simulate N is."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,7 @@ class GameView:
 
 def game_view() -> GameView:
     table = value_table()
+    release_freed_memory()
     keys = tuple(hand_key(h) for h in table.hands)
     qualifies = np.array([ace_king_or_better(h) for h in table.hands], dtype=bool)
     counts: dict[str, int] = {}
@@ -81,11 +93,9 @@ def versus_codes(table: GameView, player: np.ndarray, dealer: np.ndarray) -> np.
     return np.where(qualifies, codes, 0)
 
 
-def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> dict[str, Any]:
-    """Mean net per ante over ``rounds`` simulated rounds, with its 95 % confidence interval."""
-    rng = np.random.default_rng(seed)
+def outcome_nets(config: RoundConfig, table: GameView) -> tuple[np.ndarray, np.ndarray, float]:
+    """(key index per value, net in antes per (key, ``VERSUS``) of a raised box, net of a fold): the game's settlement."""
     multiple = int(config.paytable[config.variant]["raise_multiple"])
-    threshold = best_high(parse_cards(RAISE_AT_LEAST)).value
     key_names = sorted(set(table.keys))
     key_index = np.array([key_names.index(k) for k in table.keys])
     nets = np.zeros((len(key_names), len(VERSUS)))
@@ -94,6 +104,70 @@ def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> di
             nets[i, j] = sum(_unit(*r) * (multiple if spot == "bet" else 1)
                              for spot, r in main_results(config, key, versus).items())
     fold = _unit(*main_results(config, "high_card", None)["ante"])
+    return key_index, nets, fold
+
+
+def least_qualifying(table: GameView) -> int:
+    """The least value index the dealer qualifies with (the game's qualifier must be a threshold on the value)."""
+    least = int(np.argmax(table.qualifies))
+    if not table.qualifies[least:].all() or table.qualifies[:least].any():
+        raise AssertionError("the dealer's qualifier is not a threshold on the hand value")
+    return least
+
+
+def exact(config: RoundConfig, table: GameView) -> dict[str, Any]:
+    """The main game exactly: every player hand against every dealer hand of the other 47 cards.
+
+    Two strategies: the stated AKJ83 rule, and the best raise-or-fold decision for each player hand when the
+    dealer's up card is not looked at (raise where the exact expectation of raising is at least the fold's).
+    """
+    multiple = int(config.paytable[config.variant]["raise_multiple"])
+    key_index, nets, fold = outcome_nets(config, table)
+    classes = player_classes()
+    release_freed_memory()
+    counter = DealerCounts(table.table)
+    release_freed_memory()
+    own = table.table.index(rank_batch(classes.hands))
+    least = least_qualifying(table)
+    no_qualify = counter.below(classes.hands, np.full(len(own), least))
+    below_own = counter.below(classes.hands, own)
+    below_next = counter.below(classes.hands, own + 1)
+    plays = own >= least
+    higher = np.where(plays, below_own - no_qualify, 0)
+    tie = np.where(plays, below_next - below_own, 0)
+    dealer_higher = DEALER_HANDS - no_qualify - higher - tie
+    counts = np.stack([no_qualify, higher, tie, dealer_higher], axis=1).astype(np.int64)
+    raise_net = (counts * nets[key_index[own]]).sum(axis=1) / DEALER_HANDS
+    weights = classes.weights
+    threshold = int(table.table.index(np.array([best_high(parse_cards(RAISE_AT_LEAST)).value]))[0])
+
+    def figures(raises: np.ndarray, words: str) -> dict[str, Any]:
+        mean = float((weights * np.where(raises, raise_net, fold)).sum()) / PLAYER_HANDS
+        share = float(weights[raises].sum()) / PLAYER_HANDS
+        return {"strategy": words, "house_edge_percent": round(-mean * 100, 4),
+                "house_edge_per_total_staked_percent": round(-mean / (1 + multiple * share) * 100, 4),
+                "raise_share": round(share, 6)}
+
+    rule = own >= threshold
+    best = raise_net >= fold
+    out = figures(rule, f"raise with {RAISE_AT_LEAST} (ace-king-jack-eight-three) or better, fold the rest")
+    out["method"] = (f"exact: {len(weights)} player hands by suit pattern (all {PLAYER_HANDS}) against the "
+                     f"{DEALER_HANDS} dealer hands of the other 47 cards each")
+    out["best_without_up_card"] = figures(best, "raise where the exact expectation of raising, over every dealer "
+                                                "hand, is at least the fold's (the dealer's up card not used)")
+    lowest = int(own[best].min())
+    out["best_without_up_card"].update({
+        "least_hand_raised": table.table.hands[lowest].name,
+        "hands_differing_from_the_stated_rule": int(weights[best != rule].sum())})
+    return out
+
+
+def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> dict[str, Any]:
+    """Mean net per ante over ``rounds`` simulated rounds, with its 95 % confidence interval."""
+    rng = np.random.default_rng(seed)
+    multiple = int(config.paytable[config.variant]["raise_multiple"])
+    threshold = best_high(parse_cards(RAISE_AT_LEAST)).value
+    key_index, nets, fold = outcome_nets(config, table)
     total = total_sq = 0.0
     raised = 0
     done = 0
@@ -166,21 +240,21 @@ def progressive_return(config: RoundConfig, meter: int, table: GameView) -> dict
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
-    if not rounds and not getattr(args, "exact", False):
-        raise ValueError("caribbean-stud: give --simulate N for the main game, --exact for the progressive alone")
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {}}
     started = time.perf_counter()
     table = game_view()
     out["ranking_seconds"] = round(time.perf_counter() - started, 3)
+    started = time.perf_counter()
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
-        started = time.perf_counter()
         out["method"] = "simulation of the main game; exact progressive"
         out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1), table)
         out["simulation_seconds"] = round(time.perf_counter() - started, 3)
     else:
-        out["method"] = "exact progressive (the main game needs --simulate N)"
+        out["method"] = "exact enumeration of the main game and the progressive"
+        out["bets"]["ante_bet"] = exact(config, table)
+        out["exact_seconds"] = round(time.perf_counter() - started, 3)
     if config["progressive"]:
         started = time.perf_counter()
         meter = getattr(args, "meter", None)

@@ -32,7 +32,9 @@ class ValueTable:
 @cache
 def value_table() -> ValueTable:
     rows = np.concatenate(list(all_hands(5)))
-    ranked = rank_batch(rows)
+    ranked = np.empty(len(rows), dtype=np.int32)
+    for start in range(0, len(rows), 1 << 18):  # in slices: ranking all at once took 120 MB of temporaries
+        ranked[start:start + (1 << 18)] = rank_batch(rows[start:start + (1 << 18)], presorted=True)
     distinct, first, counts = np.unique(ranked, return_index=True, return_counts=True)
     hands = tuple(high_hand_from([card_from_index(int(c)) for c in rows[i]], int(v)) for v, i in zip(distinct, first))
     return ValueTable(distinct, hands, counts)

@@ -1,6 +1,9 @@
-"""House edge of Hold em (SE): exact over the turn and river, sampled over flops, stratified by own cards.
+"""House edge of Hold em (SE): exact (the default), or sampled over flops with ``--simulate N``.
 
-The decision to call or fold comes after the flop, so the tool works per
+Exact: ``holdem_enumeration`` walks every own-card class, every flop and every
+turn and river, and calls where calling beats folding.
+
+Sampled: the decision to call or fold comes after the flop, so the tool works per
 (own two cards, flop): it settles all 1 081 turn-river pairs exactly and
 calls where calling nets more than folding (the ante lost). The 1 326
 own-card pairs fall into 169 classes (pairs, suited, offsuit) which are all
@@ -125,6 +128,28 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
     }
 
 
+def exact(config: RoundConfig) -> dict[str, Any]:
+    """The main game exactly: every own-card class, every flop, every turn and river (``holdem_enumeration``)."""
+    from controller.house_edge.holdem_enumeration import call_values, nets_by_key
+
+    table = value_table()
+    net = nets_by_key(table.values, table.hands, lambda hand: 2 * unit_net(*main_result(config, hand)))
+    fold = unit_net(*main_result(config, None))  # the ante alone
+    mean = called = 0.0
+    for hole, weight in hole_classes():
+        call = call_values(hole, net)
+        mean += weight / 1326 * float(np.maximum(call, fold).mean())
+        called += weight * float((call > fold).mean())
+    share = called / 1326
+    return {
+        "strategy": "call after the flop where the exact expectation over turn and river beats folding",
+        "method": "exact: 169 own-card classes (1 326 pairs) x 19 600 flops x 1 081 turn-river pairs",
+        "house_edge_percent": round(-mean * 100, 4),
+        "house_edge_per_total_staked_percent": round(-mean / (1 + share) * 100, 4),
+        "call_share": round(share, 6),
+    }
+
+
 def bonus_exact(config: RoundConfig) -> dict[str, Any]:
     total = 0.0
     pairs = list(combinations(deck(), 2))
@@ -139,13 +164,12 @@ def bonus_exact(config: RoundConfig) -> dict[str, Any]:
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     flops = getattr(args, "simulate", None)
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {"bonus": bonus_exact(config)}}
-    if not flops:
-        if not getattr(args, "exact", False):
-            raise ValueError("restaurant-holdem: --simulate N (flops) for the main game, --exact for the bonus alone")
-        out["method"] = "exact bonus (the main game needs --simulate N)"
-        return out
     started = time.perf_counter()
-    out["method"] = "main game: exact turn and river, sampled flops per own-card class; bonus exact"
-    out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1))
+    if flops:
+        out["method"] = "main game: exact turn and river, sampled flops per own-card class; bonus exact"
+        out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1))
+    else:
+        out["method"] = "exact enumeration of the main game and the bonus"
+        out["bets"]["ante_call"] = exact(config)
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from controller import games
 from controller.games.contract import GameSpec
 from controller.runtime.simulate import SimulatedPanel
-from drivers.vision.events import DiceRead
+from drivers.vision.events import DiceRead, SpinRead
 
 
 
@@ -115,7 +115,7 @@ class CameraDevice:
                 self.last = read
         return read
 
-    def _read(self, index: int, frame: Any) -> DiceRead | None:
+    def _read(self, index: int, frame: Any) -> DiceRead | SpinRead | None:
         """The dice: gate the frame, read it once it is still."""
         if self._gate is not None and not self._gate.update(frame):
             return None

@@ -35,6 +35,7 @@ class TableControl(Protocol):
     def jackpot(self) -> list[str]: ...
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]: ...
     def jackpot_confirm(self, meter: str, who: str) -> list[str]: ...
+    def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]: ...
     def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
     def decisions(self) -> list[str]: ...
     def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str) -> list[str]: ...
@@ -118,7 +119,7 @@ def _sub(args: list[str], choices: tuple[str, ...], default: str | None = None) 
 
 
 def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
-    what = _sub(args, ("show", "correct", "confirm"), "show")
+    what = _sub(args, ("show", "correct", "confirm", "day-end"), "show")
     if what == "show":
         return session.control.jackpot()
     if session.user is None or session.user.role != "supervisor":
@@ -127,6 +128,10 @@ def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
         if len(args) != 2:
             raise Refused("usage: jackpot confirm METER")
         return session.control.jackpot_confirm(args[1], session.user.name)
+    if what == "day-end":
+        if len(args) != 3:
+            raise Refused("usage: jackpot day-end DROP_METER JACKPOT_METER")
+        return session.control.jackpot_day_end(args[1], args[2], session.user.name)
     if len(args) < 4 or not args[2].lstrip("-").isdigit():
         raise Refused("usage: jackpot correct METER AMOUNT REASON... (AMOUNT in minor units)")
     return session.control.jackpot_correct(args[1], int(args[2]), " ".join(args[3:]), session.user.name)
@@ -227,7 +232,8 @@ _COMMAND_LIST = (
     Command("history", "history [N]", "the last N rounds (default 10)", None, False,
             lambda s, a: s.control.history(_count(a, 10))),
     Command("limits", "limits", "table limits per spot", None, False, lambda s, a: s.control.limits()),
-    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter", None,
+    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter; "
+            "day-end D J adds the day's drop D to J", None,
             False, _jackpot),
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
     Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
@@ -242,7 +248,7 @@ _COMMAND_LIST = (
     Command("logout", "logout", "end this session", None, False, lambda s, a: []),
 )
 COMMANDS: Mapping[str, Command] = {c.name: c for c in _COMMAND_LIST}
-PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("faults", "clear")}
+PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("jackpot", "day-end"), ("faults", "clear")}
 
 
 def wrap(lines: list[str]) -> tuple[str, ...]:

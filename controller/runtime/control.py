@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from controller import __version__
+from controller.money import format_amount
 from controller.runtime.audit import verify
 from controller.runtime.auth import ConsoleUser
 from controller.runtime.console_selftest import SelftestDialog
@@ -34,14 +35,6 @@ from controller.runtime.watchdog import Notifier, Watchdog
 if TYPE_CHECKING:
     from controller.runtime.daemon import Daemon
     from controller.runtime.table import Table
-
-
-def _money(amount: int, minor: int) -> str:
-    if minor <= 1:
-        return str(amount)
-    digits = len(str(minor - 1))
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
 
 
 class DaemonControl:
@@ -114,8 +107,8 @@ class DaemonControl:
     def limits(self) -> list[str]:
         config = self.daemon.config
         limits = config.round_config.get("limits", {}) or {}
-        lines = [f"{spot}: {_money(low, config.minor_unit)} to "
-                 f"{_money(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
+        lines = [f"{spot}: {format_amount(low, config.minor_unit)} to "
+                 f"{format_amount(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
                  for spot, (low, high) in limits.items()]
         return lines or ["no per-spot limits configured (the game's own rules apply)"]
 
@@ -125,7 +118,7 @@ class DaemonControl:
         lines = []
         for name, state in meters.items():
             extra = ", ".join(f"{k} {v}" for k, v in state.items() if k != "value")
-            lines.append(f"{name}: {_money(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
+            lines.append(f"{name}: {format_amount(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
         return lines or ["no jackpot meters at this table"]
 
     def faults(self) -> list[str]:
@@ -170,6 +163,9 @@ class DaemonControl:
 
     def jackpot_correct(self, meter: str, amount: int, reason: str, who: str) -> list[str]:
         return self._run("correct_meter", {"meter": meter, "value": amount, "reason": reason}, who)
+
+    def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]:
+        return self._run("day_end", {"meter": drop, "into": into}, who)
 
     def jackpot_confirm(self, meter: str, who: str) -> list[str]:
         return self._run("confirm_jackpot", {"meter": meter}, who)

@@ -25,7 +25,7 @@ from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import Both, DeviceView
+from controller.runtime.device_outputs import Both
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -66,6 +66,7 @@ class Daemon:
         self.device_view: DeviceView | None = None
         self.terminal: web_terminal.Terminal | None = None
         self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
+        self.floor_link: Any = None
 
     # -- the loop
 
@@ -87,8 +88,6 @@ class Daemon:
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
-        self.device_view = DeviceView(table)
-        table.listeners.append(self.device_view)
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:
             real = built.outputs.get(name)
@@ -97,6 +96,14 @@ class Daemon:
             self.slots[name] = OutputSlot(name, output, interval, loop)
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
+        floor_link = None
+        if self.config.floor is not None:  # the floor link (controller/floor): told after each commit, never before
+            from controller.floor.publisher import FloorLink
+
+            floor_link = FloorLink(table, self.config.floor, table.wiring.progressive_spot)
+            table.listeners.append(floor_link.after_commit)
+            table.gates.append(floor_link.gate)
+        self.floor_link = floor_link
         self._outputs(table, [])
         shoe: Any = None
         results: Any = None
@@ -130,6 +137,8 @@ class Daemon:
         tasks += await services.start(loop)  # console, systemd ready and watchdog
         self.terminal, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
         tasks += terminal_tasks
+        if floor_link is not None:
+            tasks.append(asyncio.create_task(self._guard("floor link", floor_link.run)))
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -244,18 +253,17 @@ class Daemon:
                     ok = bool(device.health().get("ok", False))
                 except Exception:
                     ok = False
-                if not ok and f"device_silent.{name}" not in self.table.faults and not self.stopped.is_set():
+                stopping = self.stopped is not None and self.stopped.is_set()
+                if not ok and f"device_silent.{name}" not in self.table.faults and not stopping:
                     self.table.latch(f"device_silent.{name}", f"{name} stopped answering" + _why(device))
 
     def _outputs(self, table: Table, records: list[Record] | Any) -> None:
-        view = table.view()
-        wanted = self.device_view is not None and any(isinstance(s.output, Both) for s in self.slots.values())
-        real = self.device_view.state(table) if wanted else {}  # only real displays need their content built
+        view = table.view()  # the one view; each output renders its part (controller/runtime/view.py)
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
             if isinstance(slot.output, (TextOutput, Both)):
                 slot.output.seq = seq
-            slot.set(real[name] if isinstance(slot.output, Both) else view[name])
+            slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
         if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:

@@ -428,8 +428,9 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
         else:
             from drivers.shoe.link import ShoeLink
             baud = int(device.settings.get("baud", 115200))
-            built.inputs[name] = SerialDevice(name, lambda post, p=port, b=baud, k=name: ShoeLink(p, post, kind=k,
-                                                                                                baudrate=b))
+            def shoe_link(post: Callable[[object], None], p: str = port, b: int = baud, k: str = name) -> Any:
+                return ShoeLink(p, post, kind=k, baudrate=b)
+            built.inputs[name] = SerialDevice(name, shoe_link)
     wheel = devices.get("wheel")
     if wheel is not None and wheel.driver == "serial":
         port = str(wheel.settings["port"])
@@ -466,7 +467,8 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
     if gpio is not None and gpio.driver == "gpio" and pin_map is not None:
         actions = button_actions(pin_map, config.spec)
         factory_name = "mock" if simulate else str(gpio.settings["pin_factory"])
-        hands = bus = None
+        hands: Any = None
+        bus: Any = None
         factory = pin_factory(factory_name)
         if factory_name == "mock":
             from drivers.gpio.mcp23017 import FakeMcp23017Bus
@@ -489,8 +491,8 @@ def build(config: TableConfig, loop: asyncio.AbstractEventLoop, *, simulate: boo
         from drivers.displays.sign import Sign
         assert pin_map is not None
         displays = (Sign(displays[0]) if displays[0] is not None else None,
-                    JackpotDisplay(displays[1], decimals=pin_map.jackpot.decimals) if displays[1] is not None
-                    else None)
+                    JackpotDisplay(displays[1], decimals=pin_map.jackpot.decimals)
+                    if displays[1] is not None and pin_map.jackpot is not None else None)
     tower = built.panel.devices.tower if built.panel is not None else None
     if tower is not None:
         built.outputs["tower"] = TowerOutput(tower, loop)

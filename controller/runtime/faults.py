@@ -1,39 +1,88 @@
-"""Named faults: what each means, what input it stops, how the tower light shows it.
+"""Named faults: the one table of what each means, what it stops, how the tower shows it and who clears it.
 
 A fault latches: it stays until an explicit clear (button, console), and a
 restart does not clear it (the runtime rebuilds the latched set from the
 ``fault`` and ``clear`` records). A fault name is ``<kind>`` or
 ``<kind>.<subject>`` (``device_silent.shoe``, ``meter_mismatch.main``).
+
+``FAULTS`` is the table; the input that stops, the tower pattern
+(``tower_pattern``), the lamps the text tower shows (``tower_lamps``) and the
+docs derive from it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
 
-# kind -> (what it means, what it stops, tower pattern)
-KINDS: dict[str, tuple[str, str, str]] = {
-    "journal": ("the journal cannot commit (disk full, read-only, broken)", "all input", "red on, buzzer"),
-    "code_digest": ("the installed code differs from its stored digest (power-up self-check)", "all input",
-                    "red on, buzzer"),
-    "replay_mismatch": ("the open round could not be rebuilt from the journal", "all input", "red on, buzzer"),
-    "meter_mismatch": ("a jackpot meter disagrees with its records", "the progressive of that meter", "yellow flash"),
-    "device_silent": ("a device stopped answering", "that device's input", "red flash"),
-    "device_fault": ("a device reported a fault (jam, link fault, shoe error)", "that device's input", "red flash"),
-    "reader_failing": ("a reader keeps failing to read", "that reader's input", "yellow on, red flash"),
-    # added with the real drivers (controller/runtime/translate.py); these two clear themselves (SELF_CLEARING)
-    "link_down": ("a device's link or bus is down (unplugged, silent); clears itself when it is back",
-                  "that device's input", "red on"),
-    "sensor_fault": ("the burn-puck circles sense no puck or several; clears itself when exactly one does",
-                     "that device's input", "red on"),
-    "maintenance": ("a technician is walking the devices (console 'selftest'); clears when the walk ends",
-                    "all input", "yellow on, red on"),
-    "deck_check": ("the shuffler's deck check found missing, extra or foreign cards", "the next shoe",
-                   "red flash"),
+STOPS = {
+    "all": "all input",
+    "source": "that device's input",
+    "meter": "the progressive of that meter",
+    "next_shoe": "the next shoe",
 }
+"""What a fault kind stops (``FaultKind.stops``), in the words of the docs."""
 
-SELF_CLEARING = ("link_down", "sensor_fault")
-"""Fault kinds the device itself clears (journaled ``clear`` by the device); all others latch until a supervisor clears them."""
+CLEAR_ROLES = {
+    "supervisor": "a supervisor: the clear_fault button with the key, or the console's 'clear'",
+    "device": "the device itself, when it is back (a journaled clear)",
+    "technician": "the technician's self-test walk, when it ends",
+    "restart": "a restart, once the cause is mended",
+}
+"""Who clears a fault kind (``FaultKind.clear_role``)."""
+
+PATTERN_RANK = ("latched_fault", "maintenance", "device_fault")
+"""Tower patterns of faults, the one shown first where several faults are latched."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaultKind:
+    """One kind of fault: ``name``, ``meaning``, what it ``stops`` (a key of ``STOPS``), the tower ``pattern``
+    (drivers/gpio/tower.PATTERNS) and who clears it (``clear_role``, a key of ``CLEAR_ROLES``)."""
+
+    name: str
+    meaning: str
+    stops: str
+    pattern: str
+    clear_role: str
+
+    @property
+    def stops_text(self) -> str:
+        return STOPS[self.stops]
+
+    @property
+    def clears_itself(self) -> bool:
+        return self.clear_role == "device"
+
+
+FAULTS: Mapping[str, FaultKind] = MappingProxyType({k.name: k for k in (
+    FaultKind("journal", "the journal cannot commit (disk full, read-only, broken)", "all", "latched_fault",
+              "restart"),
+    FaultKind("code_digest", "the installed code differs from its stored digest (power-up self-check)", "all",
+              "latched_fault", "supervisor"),
+    FaultKind("replay_mismatch", "the open round could not be rebuilt from the journal", "all", "latched_fault",
+              "supervisor"),
+    FaultKind("meter_mismatch", "a jackpot meter disagrees with its records", "meter", "latched_fault",
+              "supervisor"),
+    FaultKind("device_silent", "a device stopped answering", "source", "latched_fault", "supervisor"),
+    FaultKind("device_fault", "a device reported a fault (jam, tamper, wheel fault)", "source", "latched_fault",
+              "supervisor"),
+    FaultKind("reader_failing", "a reader keeps failing to read (an unreadable card, a camera unsure in a row)",
+              "source", "latched_fault", "supervisor"),
+    FaultKind("link_down", "a device's link or bus is down (unplugged, silent); clears itself when it is back",
+              "source", "device_fault", "device"),
+    FaultKind("sensor_fault", "the burn-puck circles sense no puck or several; clears itself when exactly one does",
+              "source", "device_fault", "device"),
+    FaultKind("maintenance", "a technician is walking the devices (console 'selftest'); clears when the walk ends",
+              "all", "maintenance", "technician"),
+    FaultKind("deck_check", "the shuffler's deck check found missing, extra or foreign cards", "next_shoe",
+              "latched_fault", "supervisor"),
+)})
+"""Every fault kind, by name."""
+
+SELF_CLEARING = tuple(k.name for k in FAULTS.values() if k.clears_itself)
+"""Fault kinds the device itself clears (journaled ``clear`` by the device); all others latch until cleared."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,40 +100,61 @@ class Fault:
         parts = self.name.split(".", 1)
         return parts[1] if len(parts) == 2 else None
 
+    @property
+    def spec(self) -> FaultKind:
+        return FAULTS[self.kind]
+
     def stops_all(self) -> bool:
-        return self.kind in ("journal", "replay_mismatch", "code_digest", "maintenance")
+        return self.spec.stops == "all"
 
     def stops_source(self, source: str) -> bool:
-        return self.stops_all() or (self.kind in ("device_silent", "device_fault", "reader_failing", "link_down",
-                                                      "sensor_fault")
-                                    and self.subject == source)
+        return self.stops_all() or (self.spec.stops == "source" and self.subject == source)
 
     def stops_meter(self, meter: str) -> bool:
-        return self.kind == "meter_mismatch" and self.subject == meter
+        return self.spec.stops == "meter" and self.subject == meter
+
+    def stops_next_shoe(self) -> bool:
+        return self.spec.stops == "next_shoe"
 
 
 def check_name(name: str) -> str:
     """``ValueError`` unless ``name`` is a known fault kind with an optional subject."""
-    if name.split(".", 1)[0] not in KINDS:
-        raise ValueError(f"unknown fault {name!r} (kinds: {', '.join(KINDS)})")
+    if name.split(".", 1)[0] not in FAULTS:
+        raise ValueError(f"unknown fault {name!r} (kinds: {', '.join(FAULTS)})")
     return name
 
 
-def tower_state(faults: Iterable[Fault], jackpot_pending: bool, betting_open: bool) -> dict[str, str]:
-    """The tower light's desired state: each lamp ``on``, ``off`` or ``flash``; ``buzzer`` on or off."""
-    state = {"red": "off", "yellow": "off", "green": "on", "buzzer": "off"}
-    for fault in faults:
-        pattern = KINDS[fault.kind][2]
-        state["green"] = "off"
-        for part in pattern.split(", "):
-            lamp, _, how = part.partition(" ")
-            if lamp == "buzzer":
-                state["buzzer"] = "on"
-            elif how == "on" or state[lamp] != "on":
-                state[lamp] = how
-    if jackpot_pending:
-        state["yellow"] = "on" if state["yellow"] == "off" else state["yellow"]
-        state["green"] = "flash" if state["green"] != "off" else "off"
-    elif betting_open and state["green"] == "on":
-        state["green"] = "flash"
-    return state
+def fault_pattern(faults: Iterable[Fault]) -> str | None:
+    """The tower pattern of the latched faults (the first of ``PATTERN_RANK`` any of them shows), or None."""
+    shown = {f.spec.pattern for f in faults}
+    return next((p for p in PATTERN_RANK if p in shown), None)
+
+
+def tower_pattern(table: Any) -> str:
+    """The tower pattern for the table's committed state (legend: docs/devices/tower-light.md)."""
+    pattern = fault_pattern(table.faults.values())
+    if pattern is not None:
+        return pattern
+    if table.meters.pending():
+        return "jackpot_pending"
+    if getattr(table, "pending_result", None) is not None:
+        return "result_pending"
+    if table.round_events == 0:
+        return "idle"
+    if table.betting_open():
+        return "betting_open"
+    prompt = table.last_prompt
+    expects = tuple(getattr(prompt, "expects", ()) or ())
+    if "confirm" in expects:
+        return "result_pending"
+    if prompt is not None and prompt.seat is not None and any(e != "card" for e in expects):
+        return "waiting_decision"
+    return "dealing"
+
+
+def markdown_table() -> str:
+    """The fault table as the docs show it (docs/runtime.md, "Faults"; a test keeps the page in step)."""
+    rows = ["| kind | meaning | what stops | tower | cleared by |", "|---|---|---|---|---|"]
+    for k in FAULTS.values():
+        rows.append(f"| `{k.name}` | {k.meaning} | {k.stops_text} | `{k.pattern}` | {CLEAR_ROLES[k.clear_role]} |")
+    return "\n".join(rows) + "\n"

@@ -39,6 +39,6 @@ class Output(Protocol):
 class Command:
     """A command from the console, a button or the virtual croupier, handled on the loop."""
 
-    name: str  # clear_fault | confirm_jackpot | correct_meter | new_shoe | stop
+    name: str  # clear_fault | confirm_jackpot | correct_meter | day_end | new_shoe | stop
     args: Mapping[str, Any]
     by: str

@@ -167,6 +167,18 @@ class Journal:
         for row in self._db.execute(sql, args):
             yield Record(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
 
+    def last_new_shoe(self) -> Record | None:
+        """The last ``shoe`` record that started a new shoe (``note`` ``new_shoe``), if any."""
+        for record in self._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' "
+                                  "ORDER BY seq DESC LIMIT 1"):
+            return record
+        return None
+
+    def recent_outcomes(self, limit: int) -> list[Record]:
+        """The last ``limit`` accepted events that carry an outcome, oldest first (the sign's last results)."""
+        recent = list(self._query("kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?", '%"outcome"%', limit))
+        return list(reversed(recent))
+
     def count_cards_since(self, seq: int) -> int:
         """Cards that left the shoe after record ``seq`` (accepted, rejected or refused)."""
         row = self._db.execute(

@@ -18,11 +18,25 @@ Rules (docs/runtime.md, "Meters"):
 - a confirmation records the ``payout`` of the oldest pending hit; a meter
   below its base is then reset to base (``reset``, the house's seed) and topped
   up from the overflow (``overflow``) up to the cap;
+- at the end of the day a meter that collects the day's drop (the poker
+  room's bad beat jackpot) is emptied into its jackpot: ``day_end`` on the
+  drop meter and ``day_in`` on the jackpot, the same amount, in one
+  transaction (seed 004: the day's drop is added to the jackpot at the end
+  of the day and the next day's collection starts from there);
 - the meter never goes down otherwise, except by a supervisor ``correction``
   with a reason.
 
+A linked meter (``link`` in its configuration) belongs to the floor's link
+controller (docs/floor.md): here it counts what this table contributed; a hit
+is a ``claim`` (amount 0, the terms of the paytable line) sent to the link,
+and its amount is the link's ``answer``, journaled when it arrives; the
+supervisor confirms it only after that. While the table is cut off from the
+link (``link_down``, ``link_up`` records) the display says ``no LInK`` and
+the progressive bet is refused; the base game goes on.
+
 Invariant checked by ``recompute``: value = sum(open) + contributions - hits
-+ resets + overflow moves + corrections, for every record in order. A
++ resets + overflow moves + day-end moves in - out + corrections, for every
+record in order. A
 correction sets the meter to its recorded value; in the sums it counts as the
 change against what the records held (its ``amount`` is the change against
 what the meter showed, which differ only after a mismatch).
@@ -66,6 +80,12 @@ class Meters:
         self.configs = {c.name: c for c in configs}
         self.states: dict[str, MeterState] = {}
         self._next_hit = 1
+        self.link_up: dict[str, bool] = {c.name: False for c in self.configs.values() if c.link}
+        self.link_value: dict[str, int | None] = {c.name: None for c in self.configs.values() if c.link}
+
+    def linked(self, name: str) -> str | None:
+        config = self.configs.get(name)
+        return config.link if config else None
 
     # -- state
 
@@ -88,8 +108,9 @@ class Meters:
         out = []
         for name, config in self.configs.items():
             if name not in self.states:
-                self.states[name] = MeterState(name, config.base)
-                out.append(self._body(name, "open", config.base))
+                base = 0 if config.link else config.base  # a linked meter counts this table's contributions
+                self.states[name] = MeterState(name, base)
+                out.append(self._body(name, "open", base))
         return out
 
     def pending(self) -> list[tuple[str, dict[str, Any]]]:
@@ -97,7 +118,16 @@ class Meters:
 
     def display(self) -> dict[str, str | int]:
         """What each meter's display shows: the amount, or ``PEnding`` while a hit waits."""
-        return {name: "PEnding" if s.pending else s.value for name, s in self.states.items()}
+        out: dict[str, str | int] = {}
+        for name, s in self.states.items():
+            if s.pending:
+                out[name] = "PEnding"
+            elif self.linked(name):
+                value = self.link_value.get(name)
+                out[name] = value if self.link_up.get(name) and value is not None else "no LInK"
+            else:
+                out[name] = s.value
+        return out
 
     # -- changes
 
@@ -117,6 +147,8 @@ class Meters:
         """A game's ``MeterChange``; raises ``MeterRefused`` when the progressive cannot take it."""
         state = self._state(change.meter)
         config = self.configs.get(change.meter)
+        if self.linked(change.meter):
+            return self._linked(state, change, round_)
         if change.kind == "contribution":
             if state.stopped:
                 raise MeterRefused(f"the {change.meter} progressive is stopped by a fault; no progressive bets")
@@ -150,11 +182,65 @@ class Meters:
                                round=round_, **terms)]
         raise MeterRefused(f"unknown meter change {change.kind!r}")
 
+    def _linked(self, state: MeterState, change: MeterChange, round_: int) -> list[dict[str, Any]]:
+        """A linked meter: a contribution is counted here and sent; a hit is a claim the link answers."""
+        link = self.linked(change.meter)
+        if change.kind == "contribution":
+            if state.stopped:
+                raise MeterRefused(f"the {change.meter} progressive is stopped by a fault; no progressive bets")
+            config = self.configs[change.meter]
+            amount = change.amount if change.amount is not None else config.contribution
+            if amount < 0:
+                raise MeterRefused("a contribution cannot be negative")
+            state.value += amount
+            return [self._body(change.meter, "contribution", amount, seat=change.seat, link=link)]
+        if change.kind == "hit":
+            if change.share is not None:
+                num, den = change.share
+                if not (0 < num <= den):
+                    raise MeterRefused(f"a jackpot share must be between 0 and 1, not {num}/{den}")
+                terms: dict[str, Any] = {"share": [num, den]}
+            elif change.fixed is not None and change.fixed > 0:
+                terms = {"fixed": change.fixed}
+            else:
+                raise MeterRefused("a jackpot hit needs a share of the meter or a fixed prize more than 0")
+            hit = {"hit": self._next_hit, "amount": None, "seat": change.seat, "hand": change.hand, "round": round_,
+                   "link": link}
+            self._next_hit += 1
+            state.pending.append(hit)
+            return [self._body(change.meter, "claim", 0, hit=hit["hit"], seat=change.seat, hand=change.hand,
+                               round=round_, link=link, terms=terms)]
+        raise MeterRefused(f"unknown meter change {change.kind!r}")
+
+    def answer(self, name: str, round_: int, hit_id: int, amount: int, link_seq: int, order: int) -> list[dict[str, Any]]:
+        """The link's answer to a claim: the amount it froze for this hit (nothing if already answered)."""
+        state = self._state(name)
+        for hit in state.pending:
+            if hit["hit"] == hit_id and hit["round"] == round_ and hit.get("amount") is None:
+                hit["amount"] = amount
+                return [self._body(name, "answer", amount, hit=hit_id, round=round_, link_seq=link_seq, order=order,
+                                   link=self.linked(name))]
+        return []
+
+    def link_state(self, name: str, up: bool, why: str) -> list[dict[str, Any]]:
+        """The table lost or regained its link: journaled, and the progressive bet follows it."""
+        self._state(name)
+        if self.link_up.get(name) == up:
+            return []
+        self.link_up[name] = up
+        return [self._body(name, "link_up" if up else "link_down", 0, link=self.linked(name), reason=why)]
+
     def confirm(self, name: str, by: str) -> list[dict[str, Any]]:
         """The supervisor confirms the oldest pending hit: payout recorded, meter reset to base."""
         state = self._state(name)
         if not state.pending:
             raise MeterRefused(f"no jackpot hit is waiting on {name}")
+        if self.linked(name):
+            if state.pending[0].get("amount") is None:
+                raise MeterRefused(f"the {name} hit waits for the link's answer: its amount is not known yet")
+            hit = state.pending.pop(0)
+            return [self._body(name, "payout", hit["amount"], hit=hit["hit"], seat=hit.get("seat"), by=by,
+                               link=self.linked(name))]  # the link reset its meter when it froze the hit
         hit = state.pending.pop(0)
         out = [self._body(name, "payout", hit["amount"], hit=hit["hit"], seat=hit.get("seat"), by=by)]
         config = self.configs.get(name)
@@ -169,6 +255,19 @@ class Meters:
             state.overflow -= moved
             out.append(self._body(name, "overflow", moved))
         return out
+
+    def day_end(self, drop: str, into: str, by: str) -> list[dict[str, Any]]:
+        """The day's drop on ``drop`` is added to the jackpot ``into``; the drop meter starts the next day at 0."""
+        source, target = self._state(drop), self._state(into)
+        if drop == into:
+            raise MeterRefused("the day's drop goes into another meter, not into itself")
+        if source.pending:
+            raise MeterRefused(f"a hit on {drop} waits for a supervisor")
+        moved = source.value
+        source.value = 0
+        target.value += moved
+        return [self._body(drop, "day_end", moved, into=into, by=by),
+                self._body(into, "day_in", moved, source=drop, by=by)]
 
     def correct(self, name: str, value: int, reason: str, by: str) -> list[dict[str, Any]]:
         """A supervisor sets the meter to ``value``, with a reason; clears the stop a mismatch caused."""
@@ -213,6 +312,12 @@ def recompute(bodies: Iterable[Mapping[str, Any]]) -> tuple[dict[str, dict[str, 
         elif kind == "reset":
             m["value"] += amount
             m["resets"] += amount
+        elif kind == "day_end":
+            m["value"] -= amount
+            m["day_out"] = m.get("day_out", 0) + amount
+        elif kind == "day_in":
+            m["value"] += amount
+            m["day_in"] = m.get("day_in", 0) + amount
         elif kind == "overflow":
             m["value"] += amount
             m["overflow"] -= amount

@@ -72,7 +72,8 @@ class TextOutput:
 
     def show(self, state: Mapping[str, Any]) -> None:
         if self.name == "tower":
-            text = " ".join(f"{lamp}:{how}" for lamp, how in state.items())
+            text = " ".join([str(state.get("pattern", ""))] + [f"{lamp}:{state[lamp]}" for lamp in
+                                                              ("green", "amber", "red", "buzzer") if lamp in state])
         elif self.name == "jackpot_display":
             text = " ".join(f"{name}={value}" for name, value in state.get("meters", {}).items()) or "(no meters)"
         else:

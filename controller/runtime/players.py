@@ -22,6 +22,17 @@ The strategies (docs/simulation.md repeats them):
   hit below 17 (soft: below 18), else stand; the burn puck goes to the box the
   round expects it at, and the puck box burns when the dealer shows a ten or
   an ace.
+- The poker room (players against each other): two to six players buy in
+  at the first hand (the table's minimum to three times it), a player who
+  went broke buys in again half the time; at their turn a player folds one
+  time in eight (never when a check is free), bets or raises one time in
+  five (the least raise up to three times it, within what the round allows),
+  goes all in one time in forty, and otherwise checks or calls; a draw
+  throws zero to three cards, a Pineapple discard the lowest card.
+- Chinese Poker: two to four players sit in; each sets its lowest three
+  cards in front, the next five in the middle, the highest five at the back.
+- Open Face Chinese Poker: each card, highest first, to the back until it is
+  full, then to the middle, then to the front.
 - Banked poker (Caribbean Stud, Three Card Poker, Fast Poker, Hold em):
   a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
   of the time; play, raise or call with a pair or better, ace-king (five
@@ -40,6 +51,9 @@ from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.layout_game import LayoutRound
+from controller.games.poker_room.chinese import ChinesePokerRound
+from controller.games.poker_room.open_face import OpenFaceRound
+from controller.games.poker_room.round import PokerRoomRound
 from controller.hands.blackjack import ACE, card_value
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
@@ -129,10 +143,11 @@ class PokerPlayers(Players):
         assert isinstance(round_, BankedPokerRound)
         boxes = min(boxes, int(round_.config.get("boxes", boxes)))
         main = round_.main_spot
-        out = []
-        carried = {b.seat: b for b in round_.bets if b.spot in round_.action_spots and b.amount}
-        for seat, bet in carried.items():  # a raise carried from the last round: the ante that matches it
-            out.extend(Bet(seat, main, bet.amount // m) for m in (2, 3, 1) if bet.amount % m == 0)
+        out: list[Bet] = []
+        carried = {b.seat: b.amount for b in round_.bets if b.spot in round_.action_spots and b.amount}
+        for seat, amount in carried.items():  # a raise carried from the last round: the ante that matches it
+            assert amount is not None
+            out.extend(Bet(seat, main, amount // m) for m in (2, 3, 1) if amount % m == 0)
         free = [s for s in range(1, boxes + 1) if s not in carried]
         for seat in sorted(self.rng.sample(free, self.rng.randint(min(1, len(free)), min(4, len(free))))):
             out.append(Bet(seat, main, self.amount(round_, main)))
@@ -173,6 +188,111 @@ def qualifies(cards: Sequence[Card]) -> bool:
     return len(ranks) <= 3 and max(ranks) >= 12
 
 
+class PokerRoomPlayers(Players):
+    """Players against each other: buy-ins between hands, then a loose, seeded betting style."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        assert isinstance(round_, PokerRoomRound)
+        if round_.hand is not None:
+            return []
+        minimum = int(round_.config["buy_in"])
+        maximum = round_.config["max_buy_in"]
+        unit = max(1, self.unit)
+        seats = int(round_.config["seats"])
+        out = []
+        if not round_.stacks:
+            for seat in sorted(self.rng.sample(range(1, seats + 1), self.rng.randint(2, min(6, seats)))):
+                amount = -(-minimum // unit) * unit * self.rng.choice((1, 2, 3))
+                out.append(Bet(seat, "buy_in", amount if maximum is None else min(amount, maximum)))
+        else:
+            empty = [seat for seat in range(1, seats + 1) if seat not in round_.stacks]
+            self.rng.shuffle(empty)
+            want = max(0, 2 - len(round_.stacks)) + (1 if len(round_.stacks) < 6 and self.rng.random() < 0.5 else 0)
+            for seat in sorted(empty[:want]):
+                out.append(Bet(seat, "buy_in", -(-minimum // unit) * unit))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, PokerRoomRound) or round_.complete:
+            return []
+        legal = round_.legal()
+        waiting = legal["waiting"]
+        if waiting == "table":
+            return [CloseBets()]
+        if waiting == "card":
+            return [CARD]
+        hand = round_.hand
+        assert hand is not None
+        if waiting == "discard":
+            out: list[Move] = []
+            for seat in legal["boxes"]:
+                cards = hand.hole_now(round_.order.index(seat))
+                out.append(Action(seat, "discard", cards=tuple(sorted(cards)[:legal["cards"]])))
+            return out
+        seat = legal["box"]
+        acts = legal["actions"]
+        if acts == ["draw", "stand_pat"]:
+            cards = hand.hole_now(round_.order.index(seat))
+            count = self.rng.choice((0, 1, 2, 3))
+            thrown = tuple(self.rng.sample(cards, count)) if count else ()
+            keep = Action(seat, "stand_pat")
+            return [Action(seat, "draw", cards=thrown) if thrown else keep, keep]
+        roll = self.rng.random()
+        wants: list[Move] = []
+        if "bring_in" in acts:
+            wants.append(Action(seat, "bring_in"))
+        raise_name = next((a for a in ("bet", "raise", "complete") if a in acts), None)
+        if roll < 1 / 40:
+            wants.append(Action(seat, "all_in"))
+        elif roll < 0.2 and raise_name:
+            low, high = legal["min_to"], legal["max_to"]
+            amount = min(high, self.rng.randint(low, 3 * low))
+            wants.append(Action(seat, raise_name, amount=amount))
+        elif roll < 0.325 and "call" in acts:
+            wants.append(Action(seat, "fold"))
+        wants += [Action(seat, "check"), Action(seat, "call"), Action(seat, "fold")]
+        return wants
+
+
+class ChinesePokerPlayers(Players):
+    """Chinese Poker: two to four players sit in; each sets the lowest three cards in front, the next five in the
+    middle and the highest five at the back (often right, sometimes a foul, as at a real table)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        seats = int(round_.config["seats"])
+        return [Bet(s, "points") for s in sorted(self.rng.sample(range(1, seats + 1), self.rng.randint(2, seats)))]
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        assert isinstance(round_, ChinesePokerRound)
+        if not round_.dealing:
+            return [CloseBets()]
+        if prompt is not None and "card" in prompt.expects:
+            return [CARD]
+        out: list[Move] = []
+        for seat, cards in round_.hands.items():
+            if seat not in round_.sets:
+                ordered = sorted(cards, key=lambda c: (c.rank, c.suit))
+                out.append(Action(seat, "set", cards=tuple(ordered[:8])))
+        return out
+
+
+class OpenFacePlayers(ChinesePokerPlayers):
+    """Open Face Chinese Poker: each card to the back until it is full, then the middle, then the front."""
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        assert isinstance(round_, OpenFaceRound)
+        if not round_.dealing:
+            return [CloseBets()]
+        if prompt is not None and "card" in prompt.expects:
+            return [CARD]
+        out: list[Move] = []
+        for seat in round_.to_place():
+            card = sorted(round_.unplaced(seat), key=lambda c: (c.rank, c.suit), reverse=True)[0]
+            row = next(r for r in ("back", "middle", "front") if len(round_.rows[seat][r]) < {"front": 3}.get(r, 5))
+            out.append(Action(seat, row, cards=(card,)))
+        return out
+
+
 class BlackjackPlayers(Players):
     """Basic-ish blackjack: never insure, split aces and eights, double 10-11, hit below 17 (soft 18)."""
 
@@ -194,7 +314,8 @@ class BlackjackPlayers(Players):
         expects = prompt.expects
         if "puck" in expects:  # no more bets once the puck lies right, else move it (to a box raising no alert)
             seen = getattr(round_, "puck_seen", None)
-            return [CloseBets()] + [Puck(seat) for seat in sorted(round_.boxes) if seat != seen]
+            moves: list[Move] = [CloseBets()]
+            return moves + [Puck(seat) for seat in sorted(round_.boxes) if seat != seen]
         if "burn" in expects and prompt.seat is not None:
             up = card_value(round_.dealer[0]) if round_.dealer else 0
             return [Action(prompt.seat, "burn")] if up in (10, ACE) else [CARD]
@@ -226,6 +347,9 @@ STRATEGIES: dict[str, type[Players]] = {
     "layout": LayoutPlayers,
     "poker": PokerPlayers,
     "blackjack": BlackjackPlayers,
+    "poker-room": PokerRoomPlayers,
+    "chinese-poker": ChinesePokerPlayers,
+    "open-face-chinese": OpenFacePlayers,
 }
 """Strategy family (``GameSpec.strategy``) -> the virtual players of that family."""
 

@@ -203,13 +203,8 @@ class VirtualCroupier:
         return self._try(event) is not None
 
     def _try(self, event: Event) -> Accepted | None:
-        round_ = self.table.round
-        saved = round_._snapshot()
-        try:
-            answer = round_.apply(event)
-            return answer if isinstance(answer, Accepted) else None
-        finally:
-            round_._restore(saved)
+        answer = self.table.round.copy().apply(event)  # tried on a copy: the table's round is untouched
+        return answer if isinstance(answer, Accepted) else None
 
     async def run(self) -> None:
         while not self.stopping:
@@ -303,7 +298,7 @@ class VirtualCroupier:
         for move in self.players.moves(self.table.round, prompt):
             if move == CARD:
                 return await self._draw()
-            answer = self._try(move)
+            answer = self._try(move) if not isinstance(move, str) else None
             if answer is None or (isinstance(move, Puck) and any(isinstance(e, Alert) for e in answer.effects)):
                 continue
             await self._pause(0.5, 2.0)

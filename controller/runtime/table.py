@@ -27,7 +27,7 @@ from controller.games.contract import (
     Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
 from controller.runtime.decision_keys import legal_now
-from controller.runtime.faults import Fault, tower_state
+from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
@@ -35,6 +35,7 @@ from controller.runtime.meters import MeterRefused, Meters, recompute
 from controller.runtime.translate import (
     Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
 )
+from controller.runtime.view import ResultsBoard, table_view
 from drivers import events as ev
 
 Listener = Callable[["Table", Sequence[Record]], None]
@@ -190,6 +191,8 @@ class Table:
         self.wiring: Wiring = wiring_for(config)  # what the devices' events mean in this game (translate.py)
         self.memory = Memory()  # what the translator remembers between events
         self._batch: _Batch | None = None  # the write-ahead transaction of one input's intents
+        self.board = ResultsBoard()  # the sign's last results, from committed outcomes
+        self.gates: list[Callable[[str, Any], str | None]] = []  # (source, event) -> why it is refused (the floor link)
 
     # ------------------------------------------------------------------ opening and recovery
 
@@ -199,6 +202,7 @@ class Table:
         """Open (or create) the journal and rebuild the table from it."""
         table = cls(config, journal or Journal(config.journal_path), lookup)
         table._recover()
+        table.board.recover(config.spec, table.journal)
         return table
 
     def _recover(self) -> None:
@@ -233,7 +237,7 @@ class Table:
             self.round_no = last_open.round
             try:
                 spec, rconfig = self._round_config(last_open.body)
-                carried = tuple(event_from_json(b) for b in last_open.body.get("carried", []))
+                carried: tuple[Any, ...] = tuple(event_from_json(b) for b in last_open.body.get("carried", []))
                 self.round_spec = spec
                 self.round = spec.new_round(rconfig, carried)
             except (ValueError, KeyError) as exc:
@@ -251,13 +255,15 @@ class Table:
                         new_faults.append(("replay_mismatch", f"record {record.seq} ({describe(event)}) does not replay "
                                                               f"to the journaled effects"))
                         break
-                    self._remember(answer.effects)
+                    if isinstance(answer, Accepted):
+                        self._remember(answer.effects)
                 self.pending_result = self._held_result(last_open.seq)
         # the shoe
         last_shoe = j.last("shoe")
         shoe_from = 0
-        for record in j._query("kind = 'shoe' AND json_extract(body, '$.note') = 'new_shoe' ORDER BY seq DESC LIMIT 1"):
-            self.shoe_no, shoe_from = record.body["shoe"], record.seq
+        new_shoe = j.last_new_shoe()
+        if new_shoe is not None:
+            self.shoe_no, shoe_from = new_shoe.body["shoe"], new_shoe.seq
         self.shoe_cards = j.count_cards_since(shoe_from)
         self.cut_card = bool(last_shoe and last_shoe.body.get("note") == "cut_card")
         # meters opened for the first time; mismatches stop their progressive
@@ -380,6 +386,11 @@ class Table:
             body = {"source": source, "event": event_to_json(event), "reason": f"fault {blocking.name}: {blocking.text}"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
+        gated = next((why for gate in self.gates if (why := gate(source, event))), None)
+        if gated is not None:
+            health.refused += 1
+            self._commit([("refuse", self.round_no, {"source": source, "event": event_to_json(event), "reason": gated})])
+            return "refused"
         if self.pending_result is not None and isinstance(event, (Dice, Wheel)) and confirmed_by is None:
             health.refused += 1
             pending = self.pending_result
@@ -388,8 +399,9 @@ class Table:
                               f"(confirm_result, or void the {'spin' if isinstance(event, Wheel) else 'throw'})"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
-        saved_round, saved_meters = self.round._snapshot(), self.meters.snapshot()
-        answer = self.round.apply(event)
+        saved_meters = self.meters.snapshot()
+        candidate = self.round.copy()  # apply-and-swap: the table's round changes once the event is journaled
+        answer = candidate.apply(event)
         if isinstance(answer, Rejected):
             health.rejected += 1
             body = {"source": source, "event": event_to_json(event), "reason": answer.reason}
@@ -401,7 +413,6 @@ class Table:
             meter_bodies = [b for e in answer.effects if isinstance(e, MeterChange)
                             for b in self.meters.apply(e, self.round_no)]
         except MeterRefused as exc:
-            self.round._restore(saved_round)
             self.meters.restore(saved_meters)
             health.refused += 1
             body = {"source": source, "event": event_to_json(event), "reason": str(exc)}
@@ -409,25 +420,25 @@ class Table:
             return "refused"
         effects = [effect_json(e) for e in answer.effects]
         event_body = {"source": source, "event": event_to_json(event), "effects": effects,
-                      "complete": self.round.complete}
+                      "complete": candidate.complete}
         if confirmed_by is not None:
             event_body["confirmed_by"] = confirmed_by
         entries.append(("event", self.round_no, event_body))
         entries.extend(("meter", self.round_no, b) for b in meter_bodies)
         next_round: Round | None = None
-        if self.round.complete:
-            carried = self.round.carried()
+        if candidate.complete:
+            carried = candidate.carried()
             next_round = self.config.spec.new_round(self.config.round_config, carried)
             entries.append(("round_open", self.round_no + 1, {**config_json(self.config.round_config),
                                                                "carried": [event_to_json(b) for b in carried]}))
         try:
             records = self._append(entries)
         except JournalError as exc:
-            self.round._restore(saved_round)
             self.meters.restore(saved_meters)
             health.dropped += 1
             self._journal_fault(str(exc))
             return "dropped"
+        self.round = candidate
         health.accepted += 1
         self.round_events += 1
         if isinstance(event, (Dice, Wheel, Void)) or next_round is not None:
@@ -504,7 +515,7 @@ class Table:
 
     def _state(self) -> dict[str, Any]:
         """Everything an input may change, to put back when its transaction cannot commit."""
-        return {"round": self.round, "round_copy": self.round._snapshot(), "meters": self.meters.snapshot(),
+        return {"round": self.round, "meters": self.meters.snapshot(),  # a round is swapped, never changed
                 "faults": dict(self.faults), "pending_result": self.pending_result, "round_no": self.round_no,
                 "round_spec": self.round_spec, "round_events": self.round_events, "last_prompt": self.last_prompt,
                 "last_outcome": self.last_outcome, "last_settlements": list(self.last_settlements),
@@ -513,7 +524,6 @@ class Table:
     def _put_back(self, saved: dict[str, Any]) -> None:
         saved = dict(saved)
         self.round = saved.pop("round")
-        self.round._restore(saved.pop("round_copy"))
         self.meters.restore(saved.pop("meters"))
         for name, value in saved.items():
             setattr(self, name, value)
@@ -523,6 +533,7 @@ class Table:
         if self._batch is not None:
             return  # told once, with the committed records, when the transaction commits
         self.commits += 1
+        self.board.add(self.config.spec, records)
         for listener in self.listeners:
             listener(self, records)
 
@@ -640,13 +651,19 @@ class Table:
                 if meter is None:
                     raise Refused("no jackpot hit is waiting")
                 entries.extend(("meter", self.round_no, b) for b in self.meters.confirm(meter, cmd.by))
+            elif cmd.name == "day_end":
+                drop, into = str(cmd.args.get("meter", "")), str(cmd.args.get("into", ""))
+                if self.round_events:
+                    raise Refused("close the day between rounds, not during one")
+                entries.extend(("meter", self.round_no, b) for b in self.meters.day_end(drop, into, cmd.by))
             elif cmd.name == "correct_meter":
+                value: Any = cmd.args.get("value")  # the meters refuse what is not a whole amount
                 entries.extend(("meter", self.round_no, b) for b in self.meters.correct(
-                    str(cmd.args.get("meter")), cmd.args.get("value"), str(cmd.args.get("reason", "")), cmd.by))
+                    str(cmd.args.get("meter")), value, str(cmd.args.get("reason", "")), cmd.by))
             elif cmd.name == "new_shoe":
                 if self.round_events:
                     raise Refused("change the shoe between rounds, not during one")
-                blocked = next((f for f in self.faults.values() if f.kind == "deck_check"), None)
+                blocked = next((f for f in self.faults.values() if f.stops_next_shoe()), None)
                 if blocked is not None:
                     raise Refused(f"no new shoe while {blocked.name} is latched: {blocked.text}")
                 entries.append(("shoe", self.round_no, {"note": "new_shoe", "shoe": self.shoe_no + 1, "by": cmd.by}))
@@ -673,33 +690,39 @@ class Table:
         self._done(records)
         return "done"
 
+    def record_meters(self, change: Callable[[Meters], list[dict[str, Any]]]) -> str:
+        """A meter change from outside the round (a linked progressive's answer, the link lost or back).
+
+        Journaled like a command's (``meter`` records, with the stored meters) before anything shows it;
+        ``done``, ``nothing`` or why it was refused.
+        """
+        if self.journal.broken:
+            return "dropped"
+        saved = self.meters.snapshot()
+        try:
+            bodies = change(self.meters)
+        except MeterRefused as exc:
+            self.meters.restore(saved)
+            return str(exc)
+        if not bodies:
+            return "nothing"
+        try:
+            records = self.journal.append([("meter", self.round_no, b) for b in bodies], self.meters.to_json())
+        except JournalError as exc:
+            self.meters.restore(saved)
+            self._journal_fault(str(exc))
+            return "dropped"
+        self._done(records)
+        return "done"
+
     # ------------------------------------------------------------------ what the outputs show
 
     def betting_open(self) -> bool:
         return self.round_events == 0 or getattr(self.round, "betting_open", False)
 
     def view(self) -> dict[str, Any]:
-        """The desired state of every output, from committed state only."""
-        pending = bool(self.meters.pending()) or self.pending_result is not None
-        faults = list(self.faults.values())
-        limits = self.config.round_config.get("limits", {}) or {}
-        minor = self.config.minor_unit
-        def money(v: int) -> str:
-            return f"{v // minor}" if v % minor == 0 else f"{v // minor}.{v % minor:0{len(str(minor - 1))}d}"
-        sign_lines = [f"{self.config.spec.name} {self.config.round_config.variant.upper()}"]
-        for spot, (low, high) in limits.items():
-            sign_lines.append(f"{spot.upper()} {money(low)}-{money(high) if high is not None else '...'} {self.config.currency}")
-        if self.last_outcome:
-            sign_lines.append("LAST " + " ".join(f"{k}={v}" for k, v in self.last_outcome.items()
-                                                 if isinstance(v, (int, str)) and not isinstance(v, bool)))
-        if faults:
-            sign_lines.append("FAULT " + ", ".join(f.name for f in faults))
-        return {
-            "sign": {"lines": sign_lines},
-            "tower": tower_state(faults, pending, self.betting_open()),
-            "jackpot_display": {"meters": {n: (v if isinstance(v, str) else money(v))
-                                           for n, v in self.meters.display().items()}},
-        }
+        """The desired state of every output, from committed state only (controller/runtime/view.py)."""
+        return table_view(self, self.board)
 
     def summary(self) -> dict[str, Any]:
         """A health summary a watchdog or the console can read."""

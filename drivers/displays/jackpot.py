@@ -68,6 +68,10 @@ def image_segments(image: Image.Image) -> bytes:
     return bytes(reversed(out))
 
 
+ROLL_STEP_S = 0.02
+"""While the meter rolls up, the display is redrawn this often."""
+
+
 class JackpotDisplay:
     """The jackpot display on a luma device 8x8 (a ``max7219`` or a ``dummy``)."""
 
@@ -88,6 +92,7 @@ class JackpotDisplay:
         self._last: bytes | None = None
         self._fixed: str | None = None
         self._shown = False
+        self._updated = 0.0
 
     def show(self, amount: int, state: str, now: float) -> None:
         """Set what to show from the next ``update`` (which talks to the chip); refuses a bad state or amount."""
@@ -136,7 +141,19 @@ class JackpotDisplay:
         return text
 
     def update(self, now: float) -> None:
+        self._updated = now
         self._draw(self.text_at(now))
+
+    def deadline(self) -> float | None:
+        """When the display next changes after the last ``update`` (None: not until the next ``show``)."""
+        now = self._updated
+        if self._fixed is not None or self.state == "pending":
+            return None
+        if self.value_at(now) < self.amount:
+            return now + ROLL_STEP_S
+        if self.state == "untrusted":
+            return self._since + (int((now - self._since) / self.alternate) + 1) * self.alternate
+        return None
 
     def _draw(self, text: str) -> None:
         data = segments(text)

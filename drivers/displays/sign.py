@@ -9,17 +9,17 @@ scrolled at ``speed`` LEDs per second to its end, and held there briefly.
 The matrices light in one colour only, so a result's colour is drawn as a
 shape: ``red`` inverse (dark digits on a lit block), ``black`` plain,
 ``green`` (the zero) plain and underlined. Which result has which colour is
-the caller's business (it knows the game); this driver only draws. After the
-results come the pages of the game's last-results board (``boards``: hot and
-cold numbers, the Punto Banco counts, the share of big and small throws).
+the caller's business (it knows the game); this driver only draws.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
+
+from controller import money
 
 from drivers.displays.font import draw_text, text_width
 
@@ -61,14 +61,11 @@ class SignContent:
 
 
 def format_amount(minor: int, minor_per_major: int = 100) -> str:
-    """``5000`` -> ``50``, ``12550`` -> ``125.50``: whole units without decimals, exact otherwise (no floats)."""
+    """``5000`` -> ``50``, ``12550`` -> ``125.50``: whole units without decimals, exact otherwise (no floats);
+    the table's one money formatter (controller/money.py)."""
     if minor < 0:
         raise ValueError("a limit cannot be negative")
-    major, rest = divmod(minor, minor_per_major)
-    if rest == 0:
-        return str(major)
-    width = len(str(minor_per_major - 1))
-    return f"{major}.{rest:0{width}d}"
+    return money.format_amount(minor, minor_per_major, whole=True)
 
 
 def limit_text(limit: SpotLimit, content: SignContent) -> str:
@@ -78,34 +75,41 @@ def limit_text(limit: SpotLimit, content: SignContent) -> str:
     return f"{limit.label} {low}-{high}{unit}"
 
 
+def _result_widths(content: SignContent) -> tuple[int, list[int]]:
+    """(label width with its gap, each result's width): a red result is a lit block one LED wider each side."""
+    widths = [text_width(m.text) + 2 if m.colour == "red" else text_width(m.text)
+              for m in content.results]
+    label_width = text_width(content.results_label) + MARK_GAP if content.results_label else 0
+    return label_width, widths
+
+
+def results_width(content: SignContent) -> int:
+    """Width in LEDs of the results strip, without drawing it."""
+    label_width, widths = _result_widths(content)
+    return max(1, label_width + sum(widths) + MARK_GAP * max(0, len(widths) - 1))
+
+
 def results_strip(content: SignContent) -> Image.Image:
     """The last results side by side, as one 8-row strip."""
-    return marks_strip(content.results_label, content.results)
-
-
-def marks_strip(label: str, marks: tuple[ResultMark, ...]) -> Image.Image:
-    """A label, then marks side by side (each in its colour's shape), as one 8-row strip."""
-    widths = [text_width(m.text) + 2 if m.colour == "red" else text_width(m.text) for m in marks]
-    label_width = text_width(label) + (MARK_GAP if marks else 0) if label else 0
-    total = label_width + sum(widths) + MARK_GAP * max(0, len(widths) - 1)
-    strip = Image.new("1", (max(1, total), 8))
+    label_width, widths = _result_widths(content)
+    strip = Image.new("1", (results_width(content), 8))
+    pixels = strip.load()
+    assert pixels is not None  # a loaded image always has its pixel access
     x = 0
-    if label:
-        draw_text(strip, 0, label)
+    if content.results_label:
+        draw_text(strip, 0, content.results_label)
         x = label_width
-    for mark, width in zip(marks, widths):
+    for mark, width in zip(content.results, widths):
         if mark.colour is not None and mark.colour not in COLOURS:
             raise ValueError(f"unknown result colour {mark.colour!r} (known: {', '.join(COLOURS)})")
         if mark.colour == "red":
-            for px in range(x, x + width):
-                for y in range(8):
-                    strip.putpixel((px, y), 1)
+            strip.paste(255, (x, 0, x + width, 8))
             draw_text(strip, x + 1, mark.text, inverse=True)
         else:
             draw_text(strip, x, mark.text)
             if mark.colour == "green":
-                for px in range(x, x + width):
-                    strip.putpixel((px, 7), 1)
+                for px in range(x, min(x + width, strip.width)):
+                    pixels[px, 7] = 255
         x += width + MARK_GAP
     return strip
 
@@ -116,14 +120,25 @@ def text_strip(text: str) -> Image.Image:
     return strip
 
 
+def _pages(content: SignContent) -> list[tuple[int, Callable[[], Image.Image]]]:
+    """The pages in order (title, one per spot limit, then the results), each as (width, draw)."""
+    for mark in content.results:
+        if mark.colour is not None and mark.colour not in COLOURS:
+            raise ValueError(f"unknown result colour {mark.colour!r} (known: {', '.join(COLOURS)})")
+    texts = [content.title] + [limit_text(limit, content) for limit in content.limits]
+    out: list[tuple[int, Callable[[], Image.Image]]] = [
+        (max(1, text_width(t)), lambda t=t: text_strip(t)) for t in texts]  # type: ignore[misc]
+    if content.results:
+        out.append((results_width(content), lambda: results_strip(content)))
+    for label, marks in content.boards:  # the board's pages: drawn as results with their own label
+        page = SignContent(content.title, results=marks, results_label=label)
+        out.append((results_width(page), lambda page=page: results_strip(page)))  # type: ignore[misc]
+    return out
+
+
 def items(content: SignContent) -> list[Image.Image]:
     """The pages of the sign in order: title, one per spot limit, then the results."""
-    out = [text_strip(content.title)]
-    out.extend(text_strip(limit_text(limit, content)) for limit in content.limits)
-    if content.results:
-        out.append(results_strip(content))
-    out.extend(marks_strip(label, marks) for label, marks in content.boards)
-    return out
+    return [draw() for _, draw in _pages(content)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,23 +164,59 @@ class Layout:
     def __init__(self, content: SignContent, width: int, timing: Timing = Timing()) -> None:
         self.width = width
         self.timing = timing
-        self.strips = items(content)
-        self.durations = [timing.duration(s.width, width) for s in self.strips]
+        pages = _pages(content)
+        self.widths = [w for w, _ in pages]
+        self._draw = [d for _, d in pages]
+        self._strips: list[Image.Image | None] = [None] * len(pages)
+        self.durations = [timing.duration(w, width) for w in self.widths]
         self.cycle = sum(self.durations)
+
+    def strip(self, index: int) -> Image.Image:
+        """Page ``index``, drawn the first time it is shown (a new content costs one page, not all)."""
+        strip = self._strips[index]
+        if strip is None:
+            strip = self._strips[index] = self._draw[index]()
+        return strip
+
+    def _place(self, t: float) -> tuple[int, float, int]:
+        """(page, seconds into it, scroll offset) ``t`` seconds after the content was shown."""
+        local = t % self.cycle
+        index = len(self.durations) - 1
+        for i, duration in enumerate(self.durations):
+            if local < duration:
+                index = i
+                break
+            local -= duration
+        width = self.widths[index]
+        offset = 0
+        if width > self.width:
+            offset = min(width - self.width, max(0, int((local - self.timing.hold) * self.timing.speed)))
+        return index, local, offset
+
+    def key(self, t: float) -> tuple[int, int]:
+        """What the frame at ``t`` shows (page, offset): equal keys, equal frames."""
+        index, _, offset = self._place(t)
+        return index, offset
+
+    def until_change(self, t: float) -> float | None:
+        """Seconds from ``t`` until the frame may change (None: a single page that fits never changes)."""
+        if len(self.widths) == 1 and self.widths[0] <= self.width:
+            return None
+        index, local, offset = self._place(t)
+        rest = self.durations[index] - local
+        if self.widths[index] <= self.width or offset >= self.widths[index] - self.width:
+            return max(rest, 1e-3)
+        step = self.timing.hold + (offset + 1) / self.timing.speed - local
+        return max(min(step, rest), 1e-3)
 
     def frame(self, t: float) -> Image.Image:
         """The 1-bit image shown ``t`` seconds after the content was shown."""
-        local = t % self.cycle
-        strip = self.strips[-1]
-        for strip, duration in zip(self.strips, self.durations):
-            if local < duration:
-                break
-            local -= duration
+        index, _, offset = self._place(t)
+        strip = self.strip(index)
         frame = Image.new("1", (self.width, 8))
         if strip.width <= self.width:
             frame.paste(strip, ((self.width - strip.width) // 2, 0))
         else:
-            offset = min(strip.width - self.width, max(0, int((local - self.timing.hold) * self.timing.speed)))
             frame.paste(strip.crop((offset, 0, offset + self.width, 8)), (0, 0))
         return frame
 
@@ -177,7 +228,7 @@ def frame_at(content: SignContent, width: int, t: float, timing: Timing = Timing
 
 def cycle_length(content: SignContent, width: int, timing: Timing = Timing()) -> float:
     """Seconds until the sign shows its first page again."""
-    return sum(timing.duration(s.width, width) for s in items(content))
+    return sum(timing.duration(w, width) for w, _ in _pages(content))
 
 
 class Sign:
@@ -190,25 +241,44 @@ class Sign:
         self.timing = timing
         self.content: SignContent | None = None
         self._layout: Layout | None = None
-        self._started = 0.0
+        self._started = self._updated = 0.0
         self._last: bytes | None = None
+        self._key: tuple[int, int] | None = None  # the page and offset last drawn
 
     def show(self, content: SignContent, now: float) -> None:
         """Show ``content`` from the next ``update`` (which talks to the chips); the same content does not restart."""
         if content != self.content:
             self._layout = Layout(content, self.device.width, self.timing)
             self.content = content
-            self._started = now
+            self._started = self._updated = now
+            self._key = None
 
     def show_image(self, image: Image.Image) -> None:
         """Self-test: show a fixed image until the next ``show``."""
         self.content = self._layout = None
+        self._key = None
         self._draw(image.convert("1"))
 
     def update(self, now: float) -> None:
+        """Draw the frame for ``now``; nothing is drawn while the frame stays what was drawn last."""
         if self._layout is None:
             return
-        self._draw(self._layout.frame(now - self._started))
+        t = now - self._started
+        key = self._layout.key(t)
+        self._updated = now
+        if key == self._key:
+            return
+        frame = self._layout.frame(t)
+        self._draw(frame)
+        if self._last == frame.tobytes():  # sent (or already there): a failed write is tried again next time
+            self._key = key
+
+    def deadline(self) -> float | None:
+        """When the frame next changes after the last ``update`` (None: not until the next ``show``)."""
+        if self._layout is None:
+            return None
+        wait = self._layout.until_change(self._updated - self._started)
+        return None if wait is None else self._updated + wait
 
     def _draw(self, image: Image.Image) -> None:
         data = image.tobytes()
@@ -221,10 +291,12 @@ def selftest_patterns(width: int) -> list[tuple[str, Image.Image]]:
     """Self-test pictures: every LED lit, a checkerboard, and a text, with the question to ask about each."""
     lit = Image.new("1", (width, 8), 1)
     checker = Image.new("1", (width, 8))
+    pixels = checker.load()
+    assert pixels is not None  # a loaded image always has its pixel access
     for x in range(width):
         for y in range(8):
             if (x + y) % 2 == 0:
-                checker.putpixel((x, y), 1)
+                pixels[x, y] = 255
     text = Image.new("1", (width, 8))
     label = "TEST 0123456789"[: max(4, width // 6)]
     draw_text(text, max(0, (width - text_width(label)) // 2), label)

@@ -47,6 +47,7 @@ class Devices:
     _closers: list[Callable[[], None]] = field(default_factory=list)
     _faulted: set[str] = field(default_factory=set)
     _lock_pressed: bool = False
+    _polled_inputs: bool = False
 
     def on_button(self, event: DriverEvent) -> None:
         """The button bank's sink: forward, and note a press of the progressive lock button."""
@@ -103,9 +104,15 @@ class Devices:
             self.sink(DeviceFault(name, str(exc)))
 
     def deadline(self) -> float | None:
-        """The next time ``update`` must run even without a wake-up (the periodic tick aside)."""
-        return earliest(*(d.deadline() for d in (self.buttons, self.puck, self.presence, self.progressive)
-                          if d is not None))
+        """The next time ``update`` must run even without a wake-up: an input's debounce or long press, the next
+        blink of the tower, frame of the sign or step of the jackpot display."""
+        return earliest(*(d.deadline() for d in (self.buttons, self.puck, self.presence, self.progressive,
+                                                 self.tower, self.sign, self.jackpot) if hasattr(d, "deadline")))
+
+    @property
+    def needs_polling(self) -> bool:
+        """True when some input can change unseen: one on an expander without an INT line is read only by ``update``."""
+        return self._polled_inputs
 
     def close(self) -> None:
         """Everything off (lamps, buzzer), then release the pins."""
@@ -131,8 +138,11 @@ def build_devices(config: DeviceConfig, sink: EventSink, pin_factory: Any, i2c_b
             raise ValueError(f"expanders.{exp.name} is configured but no I2C bus was given")
         devices.expanders[exp.name] = Mcp23017(i2c_bus, exp.address, exp.name)
 
+    without_int = {exp.name for exp in config.expanders if exp.int_pin is None}
+
     def input_line(pin: PinRef, active_low: bool) -> InputLine:
         if pin.expander is not None:
+            devices._polled_inputs |= pin.expander in without_int
             return ExpanderInput(devices.expanders[pin.expander], pin.number, active_low)
         line = GpioInput(pin.number, pin_factory, active_low, on_edge=wake)
         devices._closers.append(line.close)

@@ -16,6 +16,10 @@ import asyncio
 from typing import Any
 
 
+IDLE_PERIOD_S = 1.0
+"""The tick when nothing needs polling: a display write that failed is tried again at least this often."""
+
+
 class LoopTicker:
     """Calls ``devices.update(loop.time())`` every ``period`` seconds, at the devices' deadlines, and on ``wake``."""
 
@@ -45,7 +49,10 @@ class LoopTicker:
             return
         now = self._loop.time()
         self._devices.update(now)
-        due = now + self._period
+        # every input wakes the loop on its edges and every output says when it next changes: the periodic tick
+        # is then only a safety net, not a 50 Hz poll (an expander without an INT line still needs the poll)
+        period = self._period if getattr(self._devices, "needs_polling", True) else max(self._period, IDLE_PERIOD_S)
+        due = now + period
         deadline = self._devices.deadline()
         if deadline is not None:
             due = min(due, max(deadline, now))

@@ -31,6 +31,15 @@ class Wave:
         phase = t % self.period
         return any(start <= phase < end for start, end in self.windows)
 
+    def until_change(self, t: float) -> float | None:
+        """Seconds from ``t`` to the next switch on or off (None: it never switches)."""
+        if any(start <= 0 and end >= self.period for start, end in self.windows):
+            return None
+        edges = sorted({x % self.period for window in self.windows for x in window})
+        phase = t % self.period
+        later = [e for e in edges if e > phase]
+        return (later[0] if later else self.period + edges[0]) - phase
+
 
 STEADY = Wave(1.0, ((0.0, 1.0),), "steady")
 SLOW = Wave(1.0, ((0.0, 0.5),), "slow blink (1 Hz)")
@@ -84,6 +93,7 @@ class TowerLight:
         self._lamps = dict(lamps)
         self._pattern = PATTERNS["off"]
         self._started = 0.0
+        self._updated = 0.0
         self._testing = False
         self.state: dict[str, bool] = {lamp: False for lamp in LAMPS}
         self._apply(self._pattern.state_at(0.0))
@@ -114,8 +124,19 @@ class TowerLight:
         self._apply({name: name == lamp for name in LAMPS})
 
     def update(self, now: float) -> None:
+        self._updated = now
         if not self._testing:
             self._apply(self._pattern.state_at(now - self._started))
+
+    def deadline(self) -> float | None:
+        """When the lamps next switch after the last ``update`` (None: they stay as they are)."""
+        if self._testing:
+            return None
+        t = self._updated - self._started
+        waits = [w.until_change(t) for w in (self._pattern.green, self._pattern.amber, self._pattern.red,
+                                             self._pattern.buzzer) if w is not None]
+        present = [w for w in waits if w is not None]
+        return self._updated + min(present) if present else None
 
     def _apply(self, state: dict[str, bool]) -> None:
         for lamp, on in state.items():

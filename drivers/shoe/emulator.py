@@ -263,7 +263,7 @@ class ShoeEmulator:
             deadline = self.heartbeat_interval - (now - self._last_tx)
             if self._outstanding is not None:
                 deadline = min(deadline, self.retransmit_timeout - (now - self._sent_at))
-            self._pty.wait(min(max(deadline, 0.0), 0.1), self._wake_r)
+            self._pty.wait(min(max(deadline, 0.0), 0.5), self._wake_r)  # woken by the host, send and stop
 
 
 CONSOLE_HELP = ("card CARD... | cut | empty | open | close | jam [WORDS] | unreadable [WORDS] | tamper [WORDS] | "

@@ -131,6 +131,15 @@ class ShoeLink(PortRunner):
             self.fault(f"no frame from the {self.kind} for {self.heartbeat_timeout:.1f} s (device silent or cable cut)")
             self._send_hello(now)
 
+    def next_tick(self, now: float) -> float | None:
+        """Until the next heartbeat to send, hello to repeat or silence to call a fault."""
+        due = self._last_tx + self.heartbeat_interval
+        if not self._linked:
+            due = min(due, self._last_hello + self.hello_interval)
+        else:
+            due = min(due, max(self._last_rx or 0.0, self._silent_since) + self.heartbeat_timeout)
+        return max(0.0, due - now) + 0.001  # just past the deadline: on_tick compares with >= and >
+
     def on_lost(self, reason: str) -> None:
         self._linked = False
         self.fault(reason)

@@ -66,6 +66,20 @@ class SpinResult:
                 "ball_direction": self.ball_direction, "rotor_direction": self.rotor_direction}
 
 
+
+def _channel_min(image: np.ndarray) -> np.ndarray:
+    """``image.min(axis=2)`` of a 3-channel image, as two element-wise minimums over its colour planes.
+
+    The same values; numpy's reduction over a last axis of 3 walks the pixels one by one and cost about
+    30 % of a frame, the element-wise form runs over whole planes (docs/performance.md, "Readers").
+    """
+    return np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2])
+
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """``image.max(axis=2)`` of a 3-channel image, over its colour planes (see ``_channel_min``)."""
+    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
+
 def _ball_sized(area: int, w: int, h: int) -> bool:
     """A bright spot of a ball's size in the polar view (3 to 80 cells, at most 12 by 12)."""
     return 3 <= area <= 80 and w <= 12 and h <= 12
@@ -164,7 +178,7 @@ class RouletteReader:
             idx = np.nonzero(green)[0]
             ang = idx * 2 * math.pi / ANGLES
             rotor = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
-        bright = polar.min(axis=2).astype(np.int16)
+        bright = _channel_min(polar).astype(np.int16)
         diff = bright - np.median(bright, axis=1, keepdims=True).astype(np.int16)
         # The polar view's columns wrap at angle 0, and a ball lying across that seam would be cut in two, each
         # part off the ball's centre (seeds 400342, 1300372: a resting ball's angle jumped 2-4 degrees).  The
@@ -205,7 +219,7 @@ class RouletteReader:
         that differs from each ring's median.  The ball (a few degrees) and soft glare do not reach 20.
         """
         band = self._polar[self.track_row - 3:].astype(np.int16)
-        diff = np.abs(band - np.median(band, axis=1, keepdims=True).astype(np.int16)).max(axis=2)
+        diff = _channel_max(np.abs(band - np.median(band, axis=1, keepdims=True).astype(np.int16)))
         col = (diff > 40).mean(axis=0) > 0.5
         if col.all():
             return 360
@@ -481,7 +495,7 @@ def _refine(frame: np.ndarray, centre: tuple[float, float], rim: float) -> Roule
     if best[1] - best[0] < 5:
         return None
     inner, outer = float(radii[best[0]]), float(radii[best[1] - 1])
-    bright = np.median(ring.min(axis=2), axis=1)
+    bright = np.median(_channel_min(ring), axis=1)
     beyond = np.nonzero(radii > outer)[0]
     if len(beyond) == 0:
         return None

@@ -158,7 +158,7 @@ class WheelEmulator:
             if item is None:
                 self._pty.read()  # the wheel ignores what the host sends
                 self._pty.flush()
-                self._wake.wait(0.05)
+                self._wake.wait(0.5)  # woken by send and stop; the wheel ignores what the host sends
                 self._wake.clear()
                 with self._idle:
                     if not self._queue:

@@ -16,7 +16,7 @@ import logging
 import time
 from dataclasses import dataclass
 
-from drivers.seriallink import Emit, PortRunner
+from drivers.seriallink import MAX_BLOCK_S, Emit, PortRunner
 from drivers.wheel.events import WheelNumber
 from drivers.wheel.protocol import LineError, LineSplitter, parse_line
 from drivers.wheel.tracker import WheelTracker
@@ -103,6 +103,13 @@ class WheelReader(PortRunner):
         if now - last > self.silence_timeout:
             self._silent = True
             self.fault(f"no status line from the wheel for {self.silence_timeout:.1f} s")
+
+    def next_tick(self, now: float) -> float | None:
+        """Until the silence timeout would call a fault (nothing to do without one)."""
+        if self.silence_timeout is None or self._silent:
+            return MAX_BLOCK_S
+        last = max(self._last_line or 0.0, self._opened_at)
+        return max(0.0, last + self.silence_timeout - now) + 0.001
 
     def on_lost(self, reason: str) -> None:
         self._connected = False

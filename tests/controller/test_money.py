@@ -34,3 +34,13 @@ def test_legal_fraction_and_formatting():
     assert format_amount(-5, 100, "SEK") == "-0.05 SEK"
     with pytest.raises(ValueError):
         Odds(1, 0)
+
+
+def test_the_one_money_formatter_pads_the_minor_units() -> None:
+    from controller.money import format_amount
+    from drivers.displays.sign import format_amount as sign_amount
+
+    assert [format_amount(a) for a in (5, 50, 12305, -5)] == ["0.05", "0.50", "123.05", "-0.05"]
+    assert [format_amount(a, whole=True) for a in (5000, 5005, 5050)] == ["50", "50.05", "50.50"]
+    assert format_amount(1005, 1000, "KWD") == "1.005 KWD" and format_amount(7, 1) == "7"
+    assert [sign_amount(a) for a in (5000, 5005)] == ["50", "50.05"]  # the sign uses the same formatter

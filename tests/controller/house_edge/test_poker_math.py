@@ -23,8 +23,11 @@ def test_caribbean_classic_simulation_brackets_the_published_figure():
 
 
 def test_caribbean_progressive_is_exact():
-    doc = _math("caribbean-stud", "--variant", "dk", "--exact", "--meter", "2000000")
-    progressive = doc["bets"]["progressive"]
+    from controller import games
+    from controller.house_edge.caribbean_stud import game_view, progressive_return
+
+    spec, config = games.configure("caribbean-stud", "dk")
+    progressive = progressive_return(config, 2_000_000, game_view())
     hands = {k: v["hands"] for k, v in progressive["lines"].items()}
     assert hands == {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744,
                      "flush": 5108, "straight": 10200, "three_of_a_kind": 54912}
@@ -80,3 +83,83 @@ def test_batch_own_card_values_agree_with_best_holdem_using_hole():
     for row, value in zip(rows.tolist(), values.tolist()):
         cards = [card_from_index(i) for i in row]
         assert value == best_holdem_using_hole(cards[:2], cards[2:], 1).value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, edge", [("dk", 4.0751), ("classic", 5.3163)])
+def test_caribbean_main_game_is_exact_by_default(variant, edge):
+    # the reference figures: an independent exact count of the AKJ83 rule (a carried dk stake counted as returned)
+    doc = _math("caribbean-stud", "--variant", variant, "--meter", "2000000")
+    main = doc["bets"]["ante_bet"]
+    assert main["house_edge_percent"] == edge
+    assert main["method"].startswith("exact")
+    best = main["best_without_up_card"]
+    assert best["house_edge_percent"] <= main["house_edge_percent"]  # the best decision per hand cannot do worse
+    assert doc["bets"]["progressive"]["meter"] == 2_000_000
+
+
+def test_dealer_counts_are_the_dealer_hands_counted_one_by_one():
+    from itertools import combinations
+
+    import numpy as np
+
+    from controller.hands.batch import rank_batch
+    from controller.house_edge.dealer_counts import DEALER_HANDS, PLAYER_HANDS, DealerCounts, player_classes
+    from controller.house_edge.five_card import value_table
+
+    table = value_table()
+    classes = player_classes()
+    assert len(classes.weights) == 134_459 and int(classes.weights.sum()) == PLAYER_HANDS
+    counter = DealerCounts(table)
+    rng = np.random.default_rng(29)
+    picks = np.concatenate([rng.integers(len(classes.weights), size=2), [0, len(classes.weights) - 1]])
+    others = np.array(list(combinations(range(47), 5)))
+    for i in picks:
+        player = classes.hands[i]
+        rest = np.array([c for c in range(52) if c not in player.tolist()])
+        dealer = table.index(rank_batch(rest[others]))
+        xs = np.concatenate([rng.integers(0, len(table.values), size=5), [0, len(table.values)]])
+        got = counter.below(np.repeat(player[None], len(xs), axis=0), xs)
+        assert got.tolist() == [int((dealer < x).sum()) for x in xs]
+        assert got[-1] == DEALER_HANDS
+
+
+@pytest.mark.slow
+def test_holdem_main_game_is_exact_by_default():
+    doc = _math("restaurant-holdem")
+    main = doc["bets"]["ante_call"]
+    assert main["method"].startswith("exact")
+    assert main["house_edge_percent"] == 2.5408  # an independent exact count
+    assert 0.7 < main["call_share"] < 0.78
+
+
+@pytest.mark.slow
+def test_holdem_walk_sums_every_turn_and_river_as_the_batch_path_does():
+    from itertools import combinations
+    from math import comb
+
+    import numpy as np
+
+    from controller import games
+    from controller.cards import Card
+    from controller.games.restaurant_holdem import main_result
+    from controller.house_edge.five_card import value_table
+    from controller.house_edge.holdem_enumeration import call_values, nets_by_key
+    from controller.house_edge.restaurant_holdem import own_card_values
+    from controller.house_edge.three_card_poker import unit_net
+
+    _, config = games.configure("restaurant-holdem", "se")
+    table = value_table()
+    net = nets_by_key(table.values, table.hands, lambda hand: 2 * unit_net(*main_result(config, hand)))
+    nets = np.array([2 * unit_net(*main_result(config, hand)) for hand in table.hands])
+    rng = np.random.default_rng(29)
+    for hole in ((Card(14, "s"), Card(13, "h")), (Card(7, "d"), Card(7, "c")), (Card(9, "h"), Card(2, "h"))):
+        calls = call_values(hole, net)
+        own = [c.index for c in hole]
+        rest = [c for c in range(52) if c not in own]
+        for i, j, k in [tuple(sorted(rng.choice(50, 3, replace=False).tolist())) for _ in range(4)]:
+            flop = [rest[i], rest[j], rest[k]]
+            pairs = np.array(list(combinations([c for c in rest if c not in flop], 2)))
+            seven = np.hstack([np.tile(own + flop, (len(pairs), 1)), pairs])
+            expected = nets[table.index(own_card_values(seven))].mean()
+            assert calls[comb(i, 1) + comb(j, 2) + comb(k, 3)] == pytest.approx(expected, abs=1e-12)

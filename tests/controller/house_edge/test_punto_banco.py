@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 
-from controller import games
 from controller.house_edge.punto_banco import final_points_weights
 from tests.tablectl import run_tablectl
 

@@ -8,7 +8,6 @@ from itertools import combinations
 import pytest
 
 from controller.cards import card_from_index
-from controller.games import configure
 from controller.games.three_card_poker import contest
 from controller.hands.three import three_card
 from controller.house_edge.three_card import DEALER_HANDS, all_hands, versus_counts

@@ -13,7 +13,10 @@ class FakeControl:
     def status(self): return ["Table BJ-07 blackjack se: round 12 open, no faults"]
     def devices(self): return ["shoe /dev/tablectl/shoe: ok, frames 1200, bad crc 0, heartbeat 0.4 s"]
     def round(self): return ["Round 12: box 3 to act: 14 against 6"]
-    def history(self, count): self.calls.append(("history", count)); return [f"last {count} rounds"]
+    def history(self, count):
+        self.calls.append(("history", count))
+        return [f"last {count} rounds"]
+
     def limits(self): return ["main 100.00 - 986.66 SEK"]
     def jackpot(self): return [f"caribbean: {self.meter}"]
 
@@ -28,6 +31,10 @@ class FakeControl:
         self.calls.append(("confirm", meter, who))
         return [f"{meter} hit confirmed by {who}"]
 
+    def jackpot_day_end(self, drop, into, who):
+        self.calls.append(("day_end", drop, into, who))
+        return [f"{drop} added to {into} by {who}"]
+
     def confirm_result(self, values, colors, who):
         self.calls.append(("confirm_result", values, colors, who))
         return [f"dice {values} confirmed by {who}"]
@@ -40,8 +47,14 @@ class FakeControl:
         self.fault_names.discard(name)
         return [f"{name} cleared by {who}"]
 
-    def selftest(self, who): self.calls.append(("selftest", who)); return ["selftest: 9 devices, 9 ok"]
-    def calibrate(self, device, who): self.calls.append(("calibrate", device, who)); return [f"{device} calibrated"]
+    def selftest(self, who):
+        self.calls.append(("selftest", who))
+        return ["selftest: 9 devices, 9 ok"]
+
+    def calibrate(self, device, who):
+        self.calls.append(("calibrate", device, who))
+        return [f"{device} calibrated"]
+
     def journal_verify(self): return ["journal: 1523 records, chain intact, meters match"]
     def journal_tail(self, count): return [f"record {i}" for i in range(count)]
     def config_show(self): return ["table_id = 'BJ-07'", "x" * 120]

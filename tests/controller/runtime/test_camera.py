@@ -86,7 +86,7 @@ def test_unsure_waits_for_the_croupier(tmp_path: Path) -> None:
     assert table.pending_result is not None
     assert table.pending_result.prompt.startswith("Camera unsure (a large object in the throw area")
     assert tower_pattern(table) == "result_pending"
-    assert table.view()["tower"]["yellow"] == "on"
+    assert table.view()["tower"]["amber"] == "flash"
     assert settlements(table) == [] and table.round_no == 1
     # another result while one waits is refused, from the camera or keyed in
     assert table.submit("camera", read("clean", CLEAN)) == "refused"

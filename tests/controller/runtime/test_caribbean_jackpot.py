@@ -67,7 +67,7 @@ def test_two_hits_in_one_round_are_paid_in_order_each_from_what_the_meter_then_h
         (2, "straight_flush", 125_000), (1, "royal_flush", base + 210 - 125_000)]
     assert table.meters.states[METER].value == 0
     view = table.view()
-    assert view["jackpot_display"]["meters"][METER] == "PEnding" and view["tower"]["yellow"] == "on"
+    assert view["jackpot_display"]["meters"][METER] == "PEnding" and view["tower"]["pattern"] == "jackpot_pending" and view["tower"]["amber"] == "flash"
     # the next round's contributions do not change the frozen amounts
     assert table.submit("bets", Bet(1, "ante", 1000)) == "accepted"
     assert table.submit("bets", Bet(1, "progressive", 100)) == "accepted"

@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from controller.runtime.auth import hash_pin
 from controller.runtime.journal import Journal

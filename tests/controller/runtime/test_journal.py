@@ -84,7 +84,8 @@ def test_a_read_only_journal_stops_input_and_nothing_unjournaled_is_shown(tmp_pa
     assert table.submit("shoe", CardOut(parse_card("9h"))) == "dropped"
     assert "journal" in table.faults and not table.summary()["accepting"]
     assert table.round.waiting_for() == before[0]  # the card was not taken: the round is as it was
-    assert table.view()["tower"]["red"] == "on" and table.view()["tower"]["buzzer"] == "on"
+    assert table.view()["tower"]["pattern"] == "latched_fault" and table.view()["tower"]["red"] == "flash" \
+        and table.view()["tower"]["buzzer"] == "on"
     assert table.submit("shoe", CardOut(parse_card("5s"))) == "dropped"
     assert table.submit("bets", Bet(2, "banco", 1000)) == "dropped"
     table.journal.set_query_only(False)

@@ -208,7 +208,7 @@ def test_a_full_disk_stops_the_table_and_nothing_unjournaled_is_shown(tmp_path: 
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    after = [l for l in rest.split("\n") if LINE.match(l)]
+    after = [line for line in rest.split("\n") if LINE.match(line)]
     assert after == [], after[:3]
     journal = Journal(tmp_path / "journal.sqlite", readonly=True)
     assert check_shown(journal, lines) > 5

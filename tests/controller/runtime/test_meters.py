@@ -149,7 +149,7 @@ def test_runtime_applies_meter_changes_in_the_event_transaction_and_waits_for_co
     table.submit("buttons", CloseBets())
     assert table.submit("shoe", CardOut(parse_card("As"))) == "accepted"
     assert table.view()["jackpot_display"]["meters"]["main"] == "PEnding"
-    assert table.view()["tower"]["yellow"] == "on"
+    assert table.view()["tower"]["pattern"] == "jackpot_pending" and table.view()["tower"]["amber"] == "flash"
     event = next(r for r in table.journal.records(kinds=("event",)) if r.body["complete"])
     hits = [r for r in table.journal.records(kinds=("meter",)) if r.body["kind"] == "hit"]
     assert [h.body["amount"] for h in hits] == [100500, 0]  # the second ace is paid from what is left
@@ -158,3 +158,42 @@ def test_runtime_applies_meter_changes_in_the_event_transaction_and_waits_for_co
     assert table.command(Command("confirm_jackpot", {}, "supervisor key")) == "done"
     assert table.meters.states["main"].value == 100000
     assert table.command(Command("confirm_jackpot", {}, "supervisor key")) == "no jackpot hit is waiting"
+
+
+def test_the_days_drop_is_added_to_its_jackpot_at_day_end_and_the_records_add_up() -> None:
+    m = Meters([JackpotConfig("bad_beat", 500_000, 0), JackpotConfig("bad_beat_drop", 0, 0)])
+    bodies = m.open_missing()
+    for _ in range(3):
+        bodies += m.apply(MeterChange("bad_beat_drop", "contribution", amount=100), 1)
+    assert m.states["bad_beat"].value == 500_000  # the drop waits for the end of the day (004)
+    moved = m.day_end("bad_beat_drop", "bad_beat", "eva")
+    assert [(b["meter"], b["kind"], b["amount"]) for b in moved] == [("bad_beat_drop", "day_end", 300),
+                                                                     ("bad_beat", "day_in", 300)]
+    assert m.states["bad_beat"].value == 500_300 and m.states["bad_beat_drop"].value == 0
+    values, problems = recompute(bodies + moved)
+    assert not problems and values["bad_beat"]["value"] == 500_300 and values["bad_beat_drop"]["value"] == 0
+    with pytest.raises(MeterRefused):
+        m.day_end("bad_beat_drop", "bad_beat_drop", "eva")
+    with pytest.raises(MeterRefused):
+        m.day_end("bad_beat_drop", "nowhere", "eva")
+
+
+def test_day_end_is_a_journaled_table_command_between_rounds(tmp_path) -> None:
+    from pathlib import Path
+
+    from controller import config as table_config
+    from controller.runtime.audit import verify
+    from controller.runtime.journal import Journal
+    from controller.runtime.table import Table
+
+    root = Path(__file__).resolve().parents[3]
+    loaded = table_config.load(root / "hw" / "tables" / "texas-holdem-no-limit.toml")
+    config = table_config.TableConfig(**{**loaded.__dict__, "journal_path": tmp_path / "journal.sqlite"})
+    table = Table.open(config)
+    assert table.command(Command("correct_meter", {"meter": "bad_beat_drop", "value": 700,
+                                                   "reason": "the day's drop as counted"}, "eva")) == "done"
+    assert table.command(Command("day_end", {"meter": "bad_beat_drop", "into": "bad_beat"}, "eva")) == "done"
+    assert table.meters.states["bad_beat"].value == 500_700 and table.meters.states["bad_beat_drop"].value == 0
+    assert "no jackpot meter" in table.command(Command("day_end", {"meter": "drop", "into": "bad_beat"}, "eva"))
+    table.journal.close()
+    assert verify(Journal(tmp_path / "journal.sqlite", readonly=True))["ok"]

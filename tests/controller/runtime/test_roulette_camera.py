@@ -31,7 +31,6 @@ from controller.runtime.roulette_camera import (
 from controller.runtime.table import Table
 from drivers.vision import synth_roulette
 from drivers.vision.calibration import save
-from drivers.vision.sources import open_source
 from tests.tablectl import run_tablectl
 
 OK, VOID, UNSURE = (5, "ok"), (8, "same_direction"), (6, "lost")  # seeds the reader reads ok / void / unsure
@@ -115,7 +114,7 @@ def test_unsure_waits_for_the_croupiers_number(tmp_path: Path, reads: dict[str, 
     pending = table.pending_result
     assert pending is not None and pending.kind == "wheel" and pending.values == (None,)
     assert pending.prompt == "Camera unsure (ball lost: not seen for 13 frames): croupier, confirm the number"
-    assert tower_pattern(table) == "result_pending" and table.view()["tower"]["yellow"] == "on"
+    assert tower_pattern(table) == "result_pending" and table.view()["tower"]["amber"] == "flash"
     record = list(table.journal.records(kinds=("pending",)))[-1].body
     assert record["kind"] == "wheel" and record["values"] == [None]
     # another number while one waits is refused, from the camera or keyed in

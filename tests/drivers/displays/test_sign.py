@@ -129,3 +129,45 @@ def test_nordic_letters_have_their_own_glyphs():
     assert glyph_columns("ä")[1] & 1 and not glyph_columns("a")[1] & 1  # the dots sit in the top row
     assert all(len(glyph_columns(ch)) == 6 for ch in "ÄÖÜÅÆØæø")
     assert glyph_columns("\u4e2d") == glyph_columns("?")  # not in CP437: a question mark
+
+
+@pytest.mark.parametrize("content", [examples.ROULETTE, examples.PUNTO_BANCO, examples.BLACKJACK,
+                                     SignContent("A very long game name that cannot fit on the sign")])
+def test_the_frame_stays_until_the_layout_says_it_changes(content):
+    from drivers.displays.sign import Layout
+
+    layout = Layout(content, WIDTH)
+    t = 0.0
+    changes = 0
+    while t < layout.cycle * 1.5:
+        wait = layout.until_change(t)
+        assert wait is not None and wait > 0
+        frame = layout.frame(t).tobytes()
+        for fraction in (0.25, 0.5, 0.9):
+            assert layout.frame(t + wait * fraction).tobytes() == frame
+        t += wait + 1e-6  # just past the change (the deadline itself may fall a rounding short of it)
+        changes += layout.frame(t).tobytes() != frame
+    assert changes > 0
+
+
+def test_a_sign_at_rest_is_not_redrawn_and_a_single_page_never_changes():
+    writes = []
+
+    class Counting(dummy):
+        def display(self, image):
+            writes.append(1)
+            super().display(image)
+
+    s = Sign(Counting(width=WIDTH, height=8, mode="1"))
+    s.show(SignContent("Roulette"), 0.0)
+    s.update(0.0)
+    assert s.deadline() is None
+    s.show(examples.ROULETTE, 1.0)
+    s.update(1.0)
+    due = s.deadline()
+    assert due == pytest.approx(4.0)  # the title, centred, for 3 s
+    for i in range(1, 20):
+        s.update(1.0 + i * 0.1)
+    assert len(writes) == 1  # the same title, centred: the picture did not change, so the chips were not written
+    s.update(due)
+    assert len(writes) == 2

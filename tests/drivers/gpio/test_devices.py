@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from drivers.gpio.config import load_device_config
 from drivers.gpio.events import (ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, PuckSensed,
                                  SlotLocked)
@@ -64,8 +66,12 @@ def test_tower_and_displays_are_driven_by_update():
     assert sim.hands.tower_lit() == ("green",)
     sim.devices.update(0.6)
     assert sim.hands.tower_lit() == ()
-    # no puck anywhere since the first update (at 0.0): the puck fault is due 5 s later
-    assert sim.devices.deadline() == 5.0
+    # no puck anywhere since the first update (at 0.0): the puck fault is due 5 s later; sooner, the green lamp
+    # comes on again (slow blink, 1 Hz), and the sign keeps its title until its next page at 3 s
+    assert sim.devices.puck.deadline() == 5.0
+    assert sim.devices.deadline() == pytest.approx(1.0)
+    sim.devices.update(1.0)
+    assert sim.hands.tower_lit() == ("green",)
     sim.close()
 
 

@@ -97,3 +97,16 @@ def test_legend_has_every_pattern():
     lines = legend()
     assert len(lines) == len(PATTERNS)
     assert any(line.startswith("jackpot_pending") and "two short beeps" in line for line in lines)
+
+
+def test_each_wave_says_when_it_next_switches():
+    from drivers.gpio.tower import FAST, SLOW, STEADY, TWO_BEEPS_10S
+
+    assert STEADY.until_change(0.3) is None
+    for wave in (SLOW, FAST, TWO_BEEPS_10S):
+        for step in range(200):
+            t = step * 0.037
+            wait = wave.until_change(t)
+            assert wait is not None and wait > 0
+            assert wave.on(t + wait * 0.5) == wave.on(t)
+            assert wave.on(t + wait + 1e-9) != wave.on(t + wait - 1e-9)

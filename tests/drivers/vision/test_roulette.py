@@ -201,3 +201,15 @@ def test_the_generator_lands_the_ball_on_the_number_asked_for() -> None:
     for bad in (37, -1):
         with pytest.raises(ValueError, match="not a number of the single-zero wheel"):
             S.plan(700, "ok", bad)
+
+
+def test_channel_reductions_are_numpys_reductions_over_the_last_axis():
+    import numpy as np
+
+    from drivers.vision.roulette import _channel_max, _channel_min
+    rng = np.random.default_rng(29)
+    for shape, dtype in (((40, 360, 3), np.uint8), ((7, 5, 3), np.uint8), ((23, 360, 3), np.int16)):
+        image = rng.integers(-300 if dtype == np.int16 else 0, 256, shape).astype(dtype)
+        assert np.array_equal(_channel_min(image), image.min(axis=2))
+        assert np.array_equal(_channel_max(image), image.max(axis=2))
+        assert _channel_min(image).dtype == image.min(axis=2).dtype

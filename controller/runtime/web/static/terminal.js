@@ -65,8 +65,9 @@
     document.getElementById("round").textContent = "Round " + s.round;
     document.getElementById("user").textContent = s.user ? s.user.name + " (" + s.user.role + ")" : "";
     var lamps = document.getElementById("tower").children;
-    ["red", "yellow", "green"].forEach(function (name, i) {
-      lamps[i].className = "lamp " + name + (s.tower[name] === "on" ? " on" : s.tower[name] === "flash" ? " flash" : "");
+    [["red", "red"], ["yellow", "amber"], ["green", "green"]].forEach(function (lamp, i) {
+      var how = s.tower[lamp[1]] || s.tower[lamp[0]];
+      lamps[i].className = "lamp " + lamp[0] + (how === "on" ? " on" : how === "flash" ? " flash" : "");
     });
   }
 

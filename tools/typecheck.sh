@@ -1,0 +1,21 @@
+#!/bin/sh
+# The guardrails test.sh runs before pytest: ruff, then mypy (strict on the pure core, plain on the clean rest).
+# Usage: sh tools/typecheck.sh (from the repository; needs .venv with the dev extra).
+set -eu
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+$PY -m ruff check --quiet controller drivers tests tools bench
+# Strict: the pure core. Not yet here: the blackjack round's mixins (betting, words, settling, round: typed
+# against the round they mix into, a cycle mypy cannot follow) and the array evaluators hands/fast.py and
+# hands/batch.py; docs/architecture.md says so.
+strict=$(ls controller/events.py controller/cards.py controller/money.py controller/games/*.py \
+            controller/games/blackjack/__init__.py controller/games/blackjack/rules.py \
+            controller/games/blackjack/state.py controller/hands/*.py | grep -v -e hands/fast.py -e hands/batch.py)
+$PY -m mypy --strict --follow-imports=silent $strict
+# Plain: the modules that are clean today (each file's own errors; what it imports is checked where listed).
+plain=$(ls controller/runtime/*.py drivers/events.py drivers/seriallink.py drivers/ptydevice.py \
+           drivers/displays/*.py drivers/wheel/*.py drivers/gpio/*.py controller/cli.py tools/import_graph.py \
+           controller/floor/*.py controller/commands/floor.py \
+        | grep -v -e runtime/journal.py -e runtime/meters.py -e runtime/console_selftest.py \
+                  -e wheel/emulator.py -e gpio/config.py -e gpio/wiring.py -e gpio/devices.py)
+$PY -m mypy --follow-imports=silent $plain
