@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import (
-    ActionSpec, BoardSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
+    BoardSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.games.contract import ReaderSpec, ResultMark

@@ -63,7 +63,6 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
-        self.device_view: DeviceView | None = None
         self.terminal: web_terminal.Terminal | None = None
         self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
         self.floor_link: Any = None
