@@ -8,7 +8,10 @@
 # Any other arguments go to `tablectl run --simulate` (sh run.sh --help for the list).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="displays,terminal"  # the emulated sign and jackpot display draw with luma and Pillow; the dealer terminal
+# displays: the emulated sign and jackpot display draw with luma and Pillow; vision: the simulated dice and
+# roulette cameras render each throw and read it with the real OpenCV reader; math: `tablectl math` (numpy);
+# terminal: the dealer terminal and the pit view
+TABLECTL_EXTRAS="displays,vision,math,terminal"
 . ./tools/venv.sh
 game="punto-banco"
 rounds="10"

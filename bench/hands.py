@@ -124,7 +124,10 @@ def batched(n: int, seed: int) -> dict[str, object]:
     }
 
 
-def all_seven() -> dict[str, object]:
+def all_seven(quiet: bool = False) -> dict[str, object]:
+    from controller.progress import Progress
+
+    progress = Progress("all seven-card hands", 133_784_560, "hands", quiet=quiet)
     start = time.perf_counter()
     counts = np.zeros(16, dtype=np.int64)
     seen = np.zeros(1 << 24, dtype=bool)
@@ -135,6 +138,8 @@ def all_seven() -> dict[str, object]:
         seen[values] = True
         royal += batch.royal_count(values)
         total += len(values)
+        progress(total)
+    progress.close()
     seconds = time.perf_counter() - start
     from controller.hands.high import CATEGORIES
     return {
@@ -153,6 +158,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-seven", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     args = parser.parse_args()
     report: dict[str, object] = {
         "command": "python " + " ".join(sys.argv),
@@ -162,7 +168,7 @@ def main() -> None:
         "batch_7card": batched(args.batch, args.seed),
     }
     if args.all_seven:
-        report["all_seven_card_hands"] = all_seven()
+        report["all_seven_card_hands"] = all_seven(args.quiet)
     print(json.dumps(report, indent=2))
 
 

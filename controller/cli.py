@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "run": "run the table daemon (--simulate: a whole virtual table)",
     "config": "check a table configuration",
     "journal": "verify, tail or export a table's journal",
+    "faults": "the faults a table can latch: meaning, what stops, tower, who clears",
     "dice": "read the dice in images (ok, void or unsure per image)",
     "roulette": "read the winning numbers from an overhead wheel video",
     "vision": "calibrate the camera view, check it, generate synthetic scenes",

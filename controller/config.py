@@ -402,6 +402,33 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     )
 
 
+def file_kind(path: str | Path) -> str | None:
+    """What a TOML file looks like: ``table`` (a table configuration, it has [table]), ``pinmap`` (a build's
+    pin map, it has [build]), or None (unreadable or neither), so a command given the other kind can say so."""
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    if "table" in data:
+        return "table"
+    if "build" in data or ("buttons" in data and "devices" not in data):
+        return "pinmap"
+    return None
+
+
+def no_devices(config: TableConfig) -> str | None:
+    """One line when the table names no device at all (nothing would read a card or light a lamp), else None.
+
+    Such a file is refused by ``config check`` and ``run`` unless ``--simulate`` is given: a daemon started on
+    it would play a virtual table into the configured (real) journal.
+    """
+    if config.devices:
+        return None
+    return (f"{config.source}: devices: the table names no device ([devices.shoe], [devices.gpio], ...); "
+            f"add the table's devices (docs/configuration.md), or give --simulate for a simulated table")
+
+
 def _simple(c: _Checker, where: str, section: Mapping[str, Any], checks: Mapping[str, Callable[[Any], str | None]]) -> None:
     c.keys(where, section, tuple(checks))
     for key, value in section.items():

@@ -52,20 +52,24 @@ def fraction_of(amount: int, numerator: int, denominator: int) -> int:
     return amount * numerator // denominator
 
 
-def format_amount(amount: int, minor_per_major: int = 100, currency: str = "", *, whole: bool = False) -> str:
+def format_amount(amount: int, minor_per_major: int = 100, currency: str = "", *, whole: bool = False,
+                  code_first: bool = False) -> str:
     """``123456`` -> ``"1234.56"`` (with the currency code after it where given); the one money formatter.
 
     The minor units are zero-padded to the width of the largest (``5`` öre is ``.05``); ``whole`` leaves
     them out of a whole amount (``5000`` -> ``"50"``, as the sign shows limits). A currency without minor
-    units (``minor_per_major`` 1) has no decimals.
+    units (``minor_per_major`` 1) has no decimals. ``code_first`` puts the currency code first, as the pit
+    supervisor's terminal writes amounts (``SEK 20.00``).
 
     >>> format_amount(123456), format_amount(-5, 100, "SEK"), format_amount(5000, whole=True)
     ('1234.56', '-0.05 SEK', '50')
     >>> format_amount(12550, whole=True), format_amount(7, 1), format_amount(1005, 1000)
     ('125.50', '7', '1.005')
+    >>> format_amount(2000, 100, "SEK", code_first=True), format_amount(-2000, 100, "SEK", code_first=True)
+    ('SEK 20.00', 'SEK -20.00')
     """
     sign = "-" if amount < 0 else ""
     major, minor = divmod(abs(amount), minor_per_major)
     digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
     text = f"{sign}{major}" + (f".{minor:0{digits}d}" if digits and not (whole and minor == 0) else "")
-    return f"{text} {currency}".strip()
+    return (f"{currency} {text}" if code_first else f"{text} {currency}").strip()

@@ -18,6 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                        "line per problem (key, value, what is allowed); exit 2 if there is any.")
     check.add_argument("file", help="table configuration TOML")
     check.add_argument("--json", action="store_true", help="print {ok, problems} as JSON")
+    check.add_argument("--simulate", action="store_true",
+                       help="check it as a table for 'run --simulate' (a table that names no device is allowed)")
     check.set_defaults(run=run)
 
 
@@ -25,15 +27,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = table_config.load(args.file)
     except table_config.ConfigError as exc:
+        found = list(exc.problems)
+        if table_config.file_kind(args.file) == "pinmap":
+            found = [f"{args.file}: this is a build's pin map (it has [build]), not a table configuration: a table "
+                     f"configuration names it in [devices.gpio] pin_map; check the pin map with "
+                     f"'tablectl selftest {args.file} --simulate'"]
         if args.json:
-            print_json({"ok": False, "problems": exc.problems})
+            print_json({"ok": False, "problems": found})
         else:
-            for problem in exc.problems:
+            for problem in found:
                 print(f"tablectl: {problem}", file=sys.stderr)
         return 2
     from controller.runtime.devices import check_files  # the runtime's loaders, only when checking
 
     problems = check_files(config)
+    problem = None if args.simulate else table_config.no_devices(config)
+    if problem is not None:
+        problems = [*problems, problem]
     if problems:
         if args.json:
             print_json({"ok": False, "problems": problems})

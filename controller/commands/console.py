@@ -37,8 +37,10 @@ def _hash_pin() -> int:
         pin = getpass.getpass("PIN (4-12 digits): ")
         if getpass.getpass("PIN again: ") != pin:
             raise UsageError("console hash-pin: the two PINs differ")
-    else:
-        pin = sys.stdin.readline().strip()
+    else:  # piped: the PIN, and optionally the same PIN again on the next line
+        pin, again = sys.stdin.readline().strip(), sys.stdin.readline().strip()
+        if again and again != pin:
+            raise UsageError("console hash-pin: the two PINs differ")
     try:
         print(hash_pin(pin))
     except ValueError as exc:

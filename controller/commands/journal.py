@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from controller.commands.common import UsageError, print_json
+from controller.progress import Progress
 from controller.runtime.audit import export_round, verify
 from controller.runtime.journal import Journal, JournalError
 from controller.runtime.outputs import Terminal
@@ -28,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("journal", help="the journal file (journal.path of the table configuration)")
     for p in (v, t):
         p.add_argument("--json", action="store_true", help="print JSON")
+    v.add_argument("--quiet", action="store_true", help="no progress line on stderr (none when not a terminal)")
     v.set_defaults(run=run_verify)
     t.set_defaults(run=run_tail)
     e.set_defaults(run=run_export)
@@ -42,7 +45,11 @@ def _open(path: str) -> Journal:
 
 def run_verify(args: argparse.Namespace) -> int:
     journal = _open(args.journal)
-    report = verify(journal)
+    progress = Progress(f"verify {args.journal}", journal.last_seq, "records", quiet=args.quiet)
+    try:
+        report = verify(journal, progress)
+    finally:
+        progress.close()
     if args.json:
         print_json(report)
     elif report["ok"]:
@@ -56,13 +63,16 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_tail(args: argparse.Namespace) -> int:
+    if args.n < 1:
+        raise UsageError(f"journal tail: -n {args.n}: give how many records, 1 or more")
     journal = _open(args.journal)
-    since = max(0, journal.last_seq - max(1, args.n))
+    since = max(0, journal.last_seq - args.n)
     for record in journal.records(since=since):
         if args.json:
             print(json.dumps(record.to_json(), ensure_ascii=False))
         else:
-            print(f"#{record.seq} r{record.round} {Terminal.line(record)}")
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.wall_ns / 1e9))
+            print(f"#{record.seq} {when} UTC r{record.round} {Terminal.line(record)}")
     return 0
 
 

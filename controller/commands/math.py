@@ -8,6 +8,7 @@ import sys
 
 from controller import games
 from controller.commands.common import UsageError, parse_option_pairs, print_json
+from controller.progress import Progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--meter", type=int, metavar="AMOUNT",
                         help="progressive meter in minor units, for a game with a progressive")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr (none when not a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -48,10 +50,14 @@ def run(args: argparse.Namespace) -> int:
         from controller.table_cache import warm_hand_tables
 
         warm_hand_tables()  # the tool ranks hands: their tables from the cache, not built again
+    unit = "flops" if spec.id == "restaurant-holdem" else "rounds"
+    args.progress = Progress(f"math {spec.id} {variant}", args.simulate or 0, unit, quiet=args.quiet)
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:
         raise UsageError(f"math: {exc}") from None
+    finally:
+        args.progress.close()
     if args.json:
         print_json(document)
         return 0

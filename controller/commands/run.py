@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 
@@ -25,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", help="with --simulate and no --config: the game (embedded defaults)")
     parser.add_argument("--variant", help="with --game: the variant (default: the game's first)")
     parser.add_argument("--journal", metavar="PATH", help="journal file instead of the configured one")
-    parser.add_argument("--rounds", type=int, metavar="N", help="stop once N rounds are settled (journal total)")
+    parser.add_argument("--rounds", type=int, metavar="N", help="stop once this run has settled N rounds")
+    parser.add_argument("--until-round", type=int, metavar="N",
+                        help="stop once the journal holds N settled rounds (a restart goes on to the same total)")
     parser.add_argument("--fast", action="store_true", help="no pauses: the simulated table plays flat out")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the simulated shoe and players")
     parser.add_argument("--quiet", action="store_true", help="print only round openings, settlements and faults")
@@ -49,18 +52,27 @@ def load_config(args: argparse.Namespace) -> table_config.TableConfig:
 
 def run(args: argparse.Namespace) -> int:
     t_start = time.monotonic()
-    if args.rounds is not None and args.rounds < 1:
-        raise UsageError("run: --rounds must be 1 or more")
+    for flag, value in (("--rounds", args.rounds), ("--until-round", args.until_round)):
+        if value is not None and value < 1:
+            raise UsageError(f"run: {flag} must be 1 or more")
+    if args.rounds is not None and args.until_round is not None:
+        raise UsageError("run: give --rounds (this run) or --until-round (the journal's total), not both")
     try:
         config = load_config(args)
     except table_config.ConfigError as exc:
         for problem in exc.problems:
             print(f"tablectl: {problem}", file=sys.stderr)
         return 2
+    problem = None if args.simulate else table_config.no_devices(config)
+    if problem is not None:
+        print(f"tablectl: {problem}", file=sys.stderr)
+        return 2
     if args.journal:
         config = table_config.TableConfig(**{**config.__dict__, "journal_path": table_config.Path(args.journal)})
-    listener = start_logging()
+    # the structured log is for journald; on a terminal only warnings and errors join the table's lines
+    listener = start_logging(logging.WARNING if sys.stderr.isatty() else logging.INFO)
     daemon = Daemon(config, simulate=args.simulate, seed=args.seed, fast=args.fast, rounds=args.rounds,
+                    until_round=args.until_round,
                     quiet=args.quiet, croupier=not args.idle, t_start=t_start)
     try:
         return asyncio.run(daemon.run())

@@ -42,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_device_config(args.pinmap)
     except PinMapError as exc:
+        from controller.config import file_kind
+
+        if file_kind(args.pinmap) == "table":
+            raise UsageError(f"{args.pinmap}: this is a table configuration (it has [table]), not a pin map: give "
+                             f"selftest the build's pin map that it names in [devices.gpio] pin_map") from None
         raise UsageError(str(exc)) from None
     if args.timeout <= 0:
         raise UsageError("--timeout: must be more than 0 seconds")

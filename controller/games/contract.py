@@ -436,7 +436,13 @@ def check_stake(spot: str, amount: int | None, minimum: int, maximum: int | None
 
 
 class Round(ABC):
-    """One round of a game. Subclasses implement ``_apply`` and raise ``Reject`` to refuse."""
+    """One round of a game. Subclasses implement ``_apply`` and raise ``Reject`` to refuse.
+
+    ``betting_open`` is True while the round still takes bets (the tower light shows it, the wheel reader's
+    "no more bets" closes them); every game keeps it, as an attribute or a property.
+    """
+
+    betting_open: bool = False
 
     def __init__(self, config: RoundConfig) -> None:
         self.config = config

@@ -24,11 +24,12 @@ import math
 import random
 import time
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from controller.events import Action, Bet, CardOut, CloseBets, Puck
 from controller.games.blackjack import rules as R
 from controller.games.contract import GameSpec, RoundConfig
+from controller.progress import nothing
 from controller.hands.blackjack import best_total
 from controller.house_edge.blackjack_strategy import (  # noqa: F401  (re-exported for tests and bench)
     DOUBLE, HIT, RANKS, SPLIT, STAND, SURRENDER, Strategy, _payoff, card_of, derive_strategy, value_of,
@@ -203,7 +204,8 @@ def new_shoe(decks: int) -> list[int]:
     return [rank for rank in RANKS for _ in range(4 * decks)]
 
 
-def simulate(table: FastTable, decks: int, rounds: int, seed: int) -> dict[str, float]:
+def simulate(table: FastTable, decks: int, rounds: int, seed: int,
+             progress: Callable[[int], None] = nothing) -> dict[str, float]:
     """Play ``rounds`` rounds; reshuffle at 75 % penetration. Mean and spread of the net per round.
 
     Rounds from one shoe are not independent (they share its composition), so the 95 %
@@ -220,7 +222,9 @@ def simulate(table: FastTable, decks: int, rounds: int, seed: int) -> dict[str, 
     shoes: list[tuple[float, int]] = []
     shoe_net, shoe_rounds = 0.0, 0
     play = table.play
-    for _ in range(rounds):
+    for n in range(rounds):
+        if not n % 20000:
+            progress(n)
         if pos >= cut:
             shoes.append((shoe_net, shoe_rounds))
             shoe_net, shoe_rounds = 0.0, 0
@@ -233,6 +237,7 @@ def simulate(table: FastTable, decks: int, rounds: int, seed: int) -> dict[str, 
         shoe_rounds += 1
     if shoe_rounds:
         shoes.append((shoe_net, shoe_rounds))
+    progress(rounds)
     mean = total / rounds
     sd = math.sqrt(max(squares / rounds - mean * mean, 0.0))
     half_rounds = 1.96 * sd / math.sqrt(rounds)
@@ -323,7 +328,7 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     strategy = derive_strategy(rules)
     table = FastTable(rules, strategy)
     derived = time.perf_counter()
-    figures = simulate(table, rules.decks, rounds, seed)
+    figures = simulate(table, rules.decks, rounds, seed, getattr(args, "progress", nothing))
     done = time.perf_counter()
     edge = -figures["mean"] * 100
     half = figures["half_width"] * 100

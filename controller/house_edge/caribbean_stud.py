@@ -33,13 +33,14 @@ import argparse
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from controller.cards import parse_cards
 from controller.games.caribbean_stud import hand_key, main_results, progressive_line
 from controller.games.contract import GameSpec, RoundConfig
+from controller.progress import nothing
 from controller.hands.batch import rank_batch
 from controller.hands.high import best_high
 from controller.hands.qualifiers import ace_king_or_better
@@ -162,7 +163,8 @@ def exact(config: RoundConfig, table: GameView) -> dict[str, Any]:
     return out
 
 
-def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> dict[str, Any]:
+def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView,
+             progress: Callable[[int], None] = nothing) -> dict[str, Any]:
     """Mean net per ante over ``rounds`` simulated rounds, with its 95 % confidence interval."""
     rng = np.random.default_rng(seed)
     multiple = int(config.paytable[config.variant]["raise_multiple"])
@@ -186,6 +188,7 @@ def simulate(config: RoundConfig, rounds: int, seed: int, table: GameView) -> di
         total_sq += float((x * x).sum())
         raised += int(raise_.sum())
         done += n
+        progress(done)
     mean = total / rounds
     sd = math.sqrt(max(total_sq / rounds - mean * mean, 0.0))
     half = 1.96 * sd / math.sqrt(rounds)
@@ -249,7 +252,8 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
         out["method"] = "simulation of the main game; exact progressive"
-        out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1), table)
+        out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1), table,
+                                           getattr(args, "progress", nothing))
         out["simulation_seconds"] = round(time.perf_counter() - started, 3)
     else:
         out["method"] = "exact enumeration of the main game and the progressive"

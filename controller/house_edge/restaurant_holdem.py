@@ -23,12 +23,13 @@ import argparse
 import math
 import time
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from controller.cards import Card, deck
 from controller.games.contract import GameSpec, RoundConfig
+from controller.progress import nothing
 from controller.games.restaurant_holdem import bonus_result, main_result
 from controller.hands.batch import rank_batch
 from controller.house_edge.five_card import ValueTable, value_table
@@ -95,7 +96,7 @@ def class_values(config: RoundConfig, nets: np.ndarray, table: ValueTable, hole:
     return call, flop
 
 
-def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
+def simulate(config: RoundConfig, flops: int, seed: int, progress: Callable[[int], None] = nothing) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     table = value_table()
     nets = main_nets(config, table)
@@ -103,7 +104,8 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
     classes = hole_classes()
     per_class = max(2, math.ceil(flops / len(classes)))
     mean = variance = called = 0.0
-    for hole, weight in classes:
+    for number, (hole, weight) in enumerate(classes):
+        progress(number * per_class)
         calls = []
         for start in range(0, per_class, 200):
             call, _ = class_values(config, nets, table, hole, min(200, per_class - start), rng)
@@ -115,6 +117,7 @@ def simulate(config: RoundConfig, flops: int, seed: int) -> dict[str, Any]:
         mean += weight / 1326 * m
         variance += (weight / 1326) ** 2 * s2 / per_class
         called += weight * float((call > fold).mean())
+    progress(len(classes) * per_class)
     half = 1.96 * math.sqrt(variance)
     share = called / 1326
     return {
@@ -167,7 +170,7 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     started = time.perf_counter()
     if flops:
         out["method"] = "main game: exact turn and river, sampled flops per own-card class; bonus exact"
-        out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1))
+        out["bets"]["ante_call"] = simulate(config, flops, getattr(args, "seed", 1), getattr(args, "progress", nothing))
     else:
         out["method"] = "exact enumeration of the main game and the bonus"
         out["bets"]["ante_call"] = exact(config)

@@ -12,13 +12,15 @@ journal order; ``tablectl settle`` on it gives the journaled settlements.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
+from controller.progress import nothing
 from controller.runtime.journal import GENESIS, Journal, record_hash
 from controller.runtime.meters import recompute
 
 
-def verify(journal: Journal) -> dict[str, Any]:
+def verify(journal: Journal, progress: Callable[[int], None] = nothing) -> dict[str, Any]:
+    """Check the hash chain and the meters; ``progress`` is told the records read so far."""
     problems: list[str] = []
     prev, expected_seq, count = GENESIS, 1, 0
     meter_bodies: list[dict[str, Any]] = []
@@ -26,6 +28,8 @@ def verify(journal: Journal) -> dict[str, Any]:
     settled: dict[int, int] = {}
     for seq, mono, wall, kind, round_, body_text, prev_stored, digest in journal.raw_rows():
         count += 1
+        if not count % 5000:
+            progress(count)
         if seq != expected_seq:
             problems.append(f"record {seq}: expected sequence number {expected_seq} (records missing)")
         expected_seq = seq + 1
@@ -49,6 +53,7 @@ def verify(journal: Journal) -> dict[str, Any]:
             if round_ in settled:
                 problems.append(f"record {seq}: round {round_} settled twice (first at record {settled[round_]})")
             settled[round_] = seq
+    progress(count)
     values, meter_problems = recompute(meter_bodies)
     problems.extend(meter_problems)
     stored = journal.stored_meters()

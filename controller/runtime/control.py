@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -29,7 +30,9 @@ from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
+from controller.runtime.outputs import Terminal
 from controller.runtime.selfcheck import check_code, code_digest
+from controller.runtime.table_words import event_text, money, outcome_short
 from controller.runtime.watchdog import Notifier, Watchdog
 
 if TYPE_CHECKING:
@@ -80,9 +83,9 @@ class DaemonControl:
     def round(self) -> list[str]:
         table = self.table
         lines = [f"Round {table.round_no}: {table.waiting_for()}"]
+        config = self.daemon.config
         for record in table.journal.records(kinds=("event", "reject"), round_=table.round_no):
-            event = record.body.get("event", {})
-            text = " ".join(f"{k}={v}" for k, v in event.items())
+            text = event_text(record.body.get("event", {}), config.minor_unit, config.currency)
             lines.append(("  " if record.kind == "event" else "  REFUSED ") + text
                          + (f": {record.body.get('reason')}" if record.kind == "reject" else ""))
         return lines
@@ -100,8 +103,11 @@ class DaemonControl:
                         outcome = effect["outcome"]
                     elif "settlement" in effect:
                         settlements.append(effect["settlement"])
-            summary = json.dumps(outcome, separators=(",", ":"))[:60] if outcome else "no outcome"
-            lines.append(f"Round {number}: {summary}; {len(settlements)} settlements")
+            config = self.daemon.config
+            summary = outcome_short(outcome) if outcome else "no outcome"
+            net = -sum(int(s.get("net") or 0) for s in settlements)
+            lines.append(f"Round {number}: {summary}; {len(settlements)} settlements, house "
+                         f"{money(net, config.minor_unit, config.currency)}")
         return lines or ["no settled rounds yet"]
 
     def limits(self) -> list[str]:
@@ -133,7 +139,9 @@ class DaemonControl:
 
     def journal_tail(self, count: int) -> list[str]:
         journal = self.table.journal
-        return [_record_line(r) for r in journal.records(since=max(0, journal.last_seq - count))]
+        config = self.daemon.config
+        return [_record_line(r, config.minor_unit, config.currency)
+                for r in journal.records(since=max(0, journal.last_seq - count))]
 
     def config_show(self) -> list[str]:
         config = self.daemon.config
@@ -241,9 +249,9 @@ class DaemonControl:
         self.table.audit(who, what, ok)
 
 
-def _record_line(record: Record) -> str:
-    body = json.dumps(record.body, separators=(",", ":"), ensure_ascii=False)
-    return f"#{record.seq} r{record.round} {record.kind} {body[:60]}"
+def _record_line(record: Record, minor_unit: int = 100, currency: str = "") -> str:
+    when = time.strftime("%H:%M:%S", time.gmtime(record.wall_ns / 1e9))
+    return f"#{record.seq} {when} r{record.round} {Terminal.line(record, minor_unit, currency)}"
 
 
 def config_path(config: Any) -> Path:

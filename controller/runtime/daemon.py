@@ -20,12 +20,12 @@ import sys
 import time
 from typing import Any, Callable, Mapping, TextIO
 
+from controller import config as table_config
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
-from controller.runtime.device_outputs import Both
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.journal import Record
 from controller.runtime.logs import log
@@ -44,17 +44,23 @@ class StartError(RuntimeError):
 class Daemon:
     def __init__(self, config: TableConfig, *, simulate: bool, seed: int = 1, fast: bool = False,
                  rounds: int | None = None, stream: TextIO | None = None, quiet: bool = False,
+                 until_round: int | None = None,
                  croupier: bool = True, lookup: Callable[[str], GameSpec] | None = None,
                  t_start: float | None = None, inputs: Mapping[str, InputDevice] | None = None,
                  outputs: Mapping[str, Output] | None = None) -> None:
         self.config = config
         self.simulate, self.seed, self.fast, self.rounds = simulate, seed, fast, rounds
+        self.until_round = until_round  # stop once the journal holds this many settled rounds
+        self.first_round: int | None = None  # the round open when this run started: --rounds counts from it
         self.stream = stream or sys.stdout
         self.quiet, self.croupier_on, self.lookup = quiet, croupier, lookup
         self.t_start = t_start if t_start is not None else time.monotonic()
         self.devices: dict[str, InputDevice] = dict(inputs or {})
         self.given_outputs: dict[str, Output] = dict(outputs or {})
         self.slots: dict[str, OutputSlot] = {}
+        self.real_outputs: set[str] = set()  # outputs driven by a real (or luma dummy) device
+        self.echo: dict[str, OutputSlot] = {}  # their line on the terminal, from the view
+        self.terminal: Terminal | None = None
         self.table: Table | None = None
         self.commands: asyncio.Queue[Command] | None = None
         self.stopped: asyncio.Event | None = None
@@ -81,18 +87,27 @@ class Daemon:
             raise StartError(str(exc)) from None
         table = Table.open(self.config, self.lookup)
         self.table = table
+        self.first_round = table.round_no
         services = Services(self)
         services.check_code()  # before the table opens: a changed install latches code_digest
-        table.listeners.append(Terminal(self.stream, quiet=self.quiet))
+        self.terminal = Terminal(self.stream, quiet=self.quiet, currency=self.config.currency,
+                                 minor_unit=self.config.minor_unit)
+        table.listeners.append(self.terminal)
         if built.shoe is not None:
             built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         self.built = built
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
-        for name in OUTPUTS:
-            real = built.outputs.get(name)
-            output = self.given_outputs.get(name) or (
-                Both(real, self.stream, name) if real is not None else TextOutput(name, self.stream))
-            self.slots[name] = OutputSlot(name, output, interval, loop)
+        for name in OUTPUTS:  # one display path: the terminal's line comes from the view, a device or none
+            real, given = built.outputs.get(name), self.given_outputs.get(name)
+            text = OutputSlot(name, TextOutput(name, self.stream), interval, loop)
+            if given is not None:
+                self.slots[name] = OutputSlot(name, given, interval, loop)
+            elif real is not None:
+                self.slots[name] = OutputSlot(name, real, interval, loop)
+                self.real_outputs.add(name)
+                self.echo[name] = text
+            else:
+                self.slots[name] = text
         table.listeners.append(self._outputs)
         table.listeners.append(self._check_done)
         floor_link = None
@@ -149,10 +164,12 @@ class Daemon:
         held = table.pending_result
         if held is not None:  # held before the restart: the croupier still has to confirm it
             for record in table.journal.records(since=held.seq - 1, until=held.seq):
-                self.stream.write(f"held before the restart (record {held.seq}): {Terminal.line(record)}\n")
+                line = Terminal.line(record, self.config.minor_unit, self.config.currency)
+                self.stream.write(f"held before the restart (record {held.seq}): {line}\n")
         self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "
                           f"round {table.round_no}, journal seq {table.journal.last_seq}, "
-                          f"faults {sorted(table.faults) or 'none'}, start-to-ready {self.ready_s:.3f} s\n")
+                          f"faults {', '.join(sorted(table.faults)) or 'none'}, "
+                          f"start-to-ready {self.ready_s:.3f} s\n")
         self.stream.flush()
         log(logging.INFO, "ready", table=self.config.table_id, round=table.round_no, seq=table.journal.last_seq,
             ready_s=round(self.ready_s, 3))
@@ -173,12 +190,14 @@ class Daemon:
                     device.stop()
                 except Exception as exc:  # a device that fails to stop must not keep the journal open
                     log(logging.ERROR, "device stop failed", error=repr(exc))
-            for slot in self.slots.values():
-                closer = getattr(getattr(slot.output, "real", None), "close", None)
+            for name in self.real_outputs:
+                closer = getattr(self.slots[name].output, "close", None)
                 if closer is not None:
                     closer()
             services.stop()
             table.journal.close()
+            if self.terminal is not None:
+                self.stream.write(self.terminal.session(str(self.config.journal_path)) + "\n")
             self.stream.flush()
         return 0
 
@@ -204,6 +223,9 @@ class Daemon:
         if not self.simulate and camera is not None and camera.driver == "synthetic":
             raise StartError(f"{self.config.source}: devices.camera.driver = 'synthetic' renders the simulated "
                              f"croupier's throws: run with --simulate, or use opencv or files")
+        problem = table_config.no_devices(self.config)
+        if problem is not None and not self.simulate:
+            raise StartError(problem)
         self.simulate = self.simulate or all(d.driver in ("simulated", "text") for d in self.config.devices.values())
 
     def _post_for(self, name: str) -> Callable[[object], None]:
@@ -260,12 +282,20 @@ class Daemon:
         view = table.view()  # the one view; each output renders its part (controller/runtime/view.py)
         seq = table.journal.last_seq
         for name, slot in self.slots.items():
-            if isinstance(slot.output, (TextOutput, Both)):
+            if isinstance(slot.output, TextOutput):
+                slot.output.seq = seq
+            slot.set(view[name])
+        for name, slot in self.echo.items():  # a real display's line on the terminal: the --fast words
+            if isinstance(slot.output, TextOutput):
                 slot.output.seq = seq
             slot.set(view[name])
 
     def _check_done(self, table: Table, records: Any) -> None:
-        if self.rounds is not None and table.round_no > self.rounds and self.stopped is not None:
+        if self.stopped is None:
+            return
+        played = table.round_no - (self.first_round or 1)  # rounds this run has settled
+        if (self.rounds is not None and played >= self.rounds) or \
+                (self.until_round is not None and table.round_no > self.until_round):
             self.stopped.set()
 
     def health(self) -> Mapping[str, Any]:

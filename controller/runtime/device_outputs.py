@@ -19,7 +19,7 @@ from controller.runtime.view import MAX_RESULTS, jackpot, sign_content
 
 IDLE_TICK_S = 1.0
 """An output's own tick, when its picture does not change sooner (a failed write is tried again as often)."""
-__all__ = ["Both", "DeviceView", "JackpotOutput", "MAX_RESULTS", "SignOutput", "TowerOutput", "tower_pattern"]
+__all__ = ["DeviceView", "JackpotOutput", "MAX_RESULTS", "SignOutput", "TowerOutput", "tower_pattern"]
 
 
 class DeviceView:
@@ -126,15 +126,3 @@ class JackpotOutput(_Ticked):
             self._schedule(now)
             self.text = f"{state['meter']} {state['state']} {self.driver.text_at(now)}"
         self.shows += 1
-
-
-class Both:
-    """A real output and the text line the terminal shows for it (``--simulate``: the luma dummy's content)."""
-
-    def __init__(self, real: Any, stream: Any, name: str) -> None:
-        self.real, self.stream, self.name = real, stream, name
-        self.seq = 0
-
-    def show(self, state: Mapping[str, Any]) -> None:
-        self.real.show(state)
-        self.stream.write(f"  [{self.name} @{self.seq}] {self.real.text}\n")

@@ -16,9 +16,9 @@ import sys
 import time
 from typing import Any, Mapping, Sequence, TextIO
 
-from controller.events import describe, event_from_json
 from controller.runtime.interfaces import Output
 from controller.runtime.journal import Record
+from controller.runtime.table_words import event_text, money, outcome_lines, outcome_parts, settlement_totals
 
 
 class OutputSlot:
@@ -63,7 +63,11 @@ class OutputSlot:
 
 
 class TextOutput:
-    """A display rendered as one text line per new state (the simulated sign, tower and jackpot display)."""
+    """A display rendered as one text line per new state (the sign, tower and jackpot display on the terminal).
+
+    The same words paced and ``--fast``: the line comes from the table's view, whichever device (a luma dummy,
+    a real display, none) shows it.
+    """
 
     def __init__(self, name: str, stream: TextIO | None = None) -> None:
         self.name = name
@@ -71,28 +75,45 @@ class TextOutput:
         self.seq = 0  # the journal sequence number the state was derived from (for the write-ahead tests)
 
     def show(self, state: Mapping[str, Any]) -> None:
-        if self.name == "tower":
-            text = " ".join([str(state.get("pattern", ""))] + [f"{lamp}:{state[lamp]}" for lamp in
-                                                              ("green", "amber", "red", "buzzer") if lamp in state])
-        elif self.name == "jackpot_display":
-            text = " ".join(f"{name}={value}" for name, value in state.get("meters", {}).items()) or "(no meters)"
-        else:
-            text = " | ".join(state.get("lines", []))
-        self.stream.write(f"  [{self.name} @{self.seq}] {text}\n")
+        self.stream.write(f"  [{self.name} @{self.seq}] {self.text(self.name, state)}\n")
         self.stream.flush()
+
+    @staticmethod
+    def text(name: str, state: Mapping[str, Any]) -> str:
+        if name == "tower":  # the pattern's name in the tower legend (docs/devices/tower-light.md)
+            return str(state.get("pattern", ""))
+        if name == "jackpot_display":
+            return " ".join(f"{meter}={value}" for meter, value in state.get("meters", {}).items()) or "(no meters)"
+        return " | ".join(state.get("lines", []))
 
 
 class Terminal:
-    """Prints each committed record of the table as the croupier would want to read it."""
+    """Prints the table as a pit supervisor beside it wants to read it (a listener: committed state only).
 
-    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+    One line per record: the event in the table's currency and the croupier's next prompt. When a round
+    is settled: its outcome (the dealer or the result, each box with every hand and total), each box's
+    settlements summed, and the round's drop and win. ``session()`` is the summary at the end.
+    """
+
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False, currency: str = "",
+                 minor_unit: int = 100) -> None:
         self.stream = stream or sys.stdout
         self.quiet = quiet
+        self.currency, self.minor_unit = currency, minor_unit
+        self.settlements: list[Mapping[str, Any]] = []  # the open round's, so far
+        self.outcome: Mapping[str, Any] | None = None
+        self.rounds = self.drop = self.win = 0  # this run's settled rounds, total staked, the house's net
+
+    def money(self, amount: int) -> str:
+        return money(amount, self.minor_unit, self.currency)
 
     def __call__(self, table: Any, records: Sequence[Record]) -> None:
         for record in records:
-            line = self.line(record)
-            if line and not (self.quiet and record.kind in ("event",) and "settle" not in line):
+            if record.kind == "event":
+                self._event(record)
+                continue
+            line = self.shown(record, self.minor_unit, self.currency)
+            if line and not (self.quiet and record.kind in ("reject", "refuse", "command", "meter", "shoe")):
                 self.stream.write(f"#{record.seq} r{record.round} {line}\n")
         if not records and table.faults:
             names = ", ".join(sorted(table.faults))
@@ -100,33 +121,88 @@ class Terminal:
         self.stream.flush()
 
     @staticmethod
-    def line(record: Record) -> str:
+    def shown(record: Record, minor_unit: int = 100, currency: str = "") -> str:
+        """The text of the record's own line on the live terminal (after ``#seq rN``)."""
+        if record.kind != "event":
+            return Terminal.line(record, minor_unit, currency)
+        body = record.body
+        parts = [event_text(body["event"], minor_unit, currency)]
+        if "confirmed_by" in body:
+            parts[0] += f" (confirmed by {body['confirmed_by']})"
+        parts += [f"-> {effect['prompt']}" for effect in body.get("effects") or [] if "prompt" in effect]
+        return "; ".join(parts)
+
+    def _event(self, record: Record) -> None:
+        body = record.body
+        alerts = []
+        for effect in body.get("effects") or []:
+            if "settlement" in effect:
+                self.settlements.append(effect["settlement"])
+            elif "outcome" in effect:
+                self.outcome = effect["outcome"]
+            elif "alert" in effect:
+                alerts.append(f"   ALERT {effect['alert']}: {effect['text']}")
+        if not self.quiet:
+            self.stream.write(f"#{record.seq} r{record.round} {self.shown(record, self.minor_unit, self.currency)}\n")
+        for alert in alerts:
+            self.stream.write(alert + "\n")
+        if body.get("complete"):
+            self._round_end(record.round)
+
+    def _round_end(self, number: int) -> None:
+        write = self.stream.write
+        head, hands = outcome_parts(self.outcome or {})
+        write(f"   round {number}: {'; '.join(head) or 'settled'}\n")
+        totals = settlement_totals(self.settlements)
+        drop = win = 0
+        for seat in sorted(set(hands) | set(totals)):
+            staked, net, what = totals.get(seat, (0, 0, []))
+            paid = f"{self.money(net)} ({', '.join(what)})" if what else "nothing staked"
+            write(f"     box {seat}: " + (f"{hands[seat]}: " if seat in hands else "") + paid + "\n")
+            drop, win = drop + staked, win - net
+        write(f"   round {number}: drop {self.money(drop)}, win {self.money(win)}\n")
+        self.rounds, self.drop, self.win = self.rounds + 1, self.drop + drop, self.win + win
+        self.settlements, self.outcome = [], None
+
+    def session(self, journal: str) -> str:
+        """The run's summary: rounds, drop, win, hold and where its journal is."""
+        hold = f"{self.win * 100 / self.drop:.1f} %" if self.drop else "-"
+        rounds = f"{self.rounds} round{'' if self.rounds == 1 else 's'}"
+        return (f"session: {rounds}, drop {self.money(self.drop)}, win {self.money(self.win)}, "
+                f"hold {hold}; journal {journal}")
+
+    @staticmethod
+    def line(record: Record, minor_unit: int = 100, currency: str = "") -> str:
+        """One record as one line (``journal tail``, the console)."""
         b = record.body
         if record.kind == "event":
-            parts = [describe(event_from_json(b["event"]))]
+            parts = [event_text(b["event"], minor_unit, currency)]
             for effect in b["effects"]:
                 if "prompt" in effect:
                     parts.append(f"-> {effect['prompt']}")
                 elif "outcome" in effect:
-                    parts.append("OUTCOME " + " ".join(f"{k}={v}" for k, v in effect["outcome"].items()
-                                                       if not isinstance(v, (list, dict))))
+                    parts.append("result: " + "; ".join(outcome_lines(effect["outcome"])))
                 elif "settlement" in effect:
                     s = effect["settlement"]
-                    net = f" net {s['net']}" if "net" in s else ""
+                    net = f" {money(s['net'], minor_unit, currency)}" if "net" in s else ""
                     odds = f" at {s['odds'][0]}:{s['odds'][1]}" if "odds" in s else ""
-                    parts.append(f"settle box {s['seat']} {s['spot']} {s['result']}{odds}{net}")
+                    parts.append(f"box {s['seat']} {s['spot']} {s['result']}{odds}{net}")
                 elif "alert" in effect:
                     parts.append(f"ALERT {effect['alert']}: {effect['text']}")
             if "confirmed_by" in b:
                 parts[0] += f" (confirmed by {b['confirmed_by']})"
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
-            return f"{record.kind.upper()} {describe(event_from_json(b['event']))}: {b['reason']}"
+            return f"{record.kind.upper()} {event_text(b['event'], minor_unit, currency)}: {b['reason']}"
         if record.kind == "round_open":
-            carried = f" ({len(b['carried'])} stakes carried)" if b.get("carried") else ""
-            return f"=== round {record.round} opens: place your bets{carried}"
+            carried = [c for c in b.get("carried") or [] if c.get("spot") != "puck"]
+            puck = next((c for c in b.get("carried") or [] if c.get("spot") == "puck"), None)
+            notes = ([f"{len(carried)} stake{'s' if len(carried) != 1 else ''} carried"] if carried else []) + \
+                ([f"burn puck last at box {puck['seat']}"] if puck else [])
+            return f"=== round {record.round} opens: place your bets" + (f" ({'; '.join(notes)})" if notes else "")
         if record.kind == "meter":
-            return f"meter {b['meter']} {b['kind']} {b['amount']} -> {b['value']}"
+            return (f"meter {b['meter']} {b['kind']} {money(b['amount'], minor_unit, currency)} -> "
+                    f"{money(b['value'], minor_unit, currency)}")
         if record.kind == "fault":
             return f"FAULT {b['name']}: {b['text']}"
         if record.kind == "clear":

@@ -37,6 +37,13 @@ The strategies (docs/simulation.md repeats them):
   a main bet per box, side bets (progressive, Pair Plus, bonus) about a third
   of the time; play, raise or call with a pair or better, ace-king (five
   cards) or queen high (three cards), else fold.
+- Hold'em with several streets (Ultimate Texas Hold'em, Texas Hold'em Bonus,
+  Dynamic Poker Pro): the main bet and the bets that must equal it (the
+  blind), side bets about a third of the time; each decision is the one the
+  game's round suggests (``suggested``: the stated strategy on its docs page).
+- Red Dog, Bulldog: one to three spots, now and then one or two more players
+  on a spot (each named, one spot each); each raises the whole bet where the
+  round says the strategy would (``wants_raise``: a spread of seven or more).
 """
 
 from __future__ import annotations
@@ -50,10 +57,12 @@ from controller.events import Action, Bet, CloseBets, Event, Puck
 from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
+from controller.games.holdem_streets import StreetsRound
 from controller.games.layout_game import LayoutRound
 from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.open_face import OpenFaceRound
 from controller.games.poker_room.round import PokerRoomRound
+from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
@@ -174,6 +183,55 @@ class PokerPlayers(Players):
             out.append(Action(seat, play if qualifies(cards) else "fold"))
             out.append(Action(seat, "fold"))  # if the stake of the play does not fit the limits
         return out
+
+
+class StreetsPlayers(PokerPlayers):
+    """Hold'em with several streets: the main bet with its equal bets, side bets now and then, the suggested play."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        assert isinstance(round_, StreetsRound)
+        out = []
+        for bet in super().bets(round_, boxes):
+            if bet.spot in round_.equal_spots:
+                continue
+            out.append(bet)
+            if bet.spot == round_.main_spot:
+                out.extend(Bet(bet.seat, spot, bet.amount) for spot in round_.equal_spots)
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, StreetsRound) or not prompt or "action" not in prompt.expects:
+            return []
+        out: list[Move] = []
+        for seat in round_.waiting:
+            out.append(round_.suggested(seat))
+            out.extend(Action(seat, name) for name in ("check", "fold"))  # if the suggested stake does not fit
+        return out
+
+
+class RedDogPlayers(Players):
+    """Red Dog and Bulldog: a bet per spot, back bettors now and then, raise the whole bet on a wide spread."""
+
+    NAMES = ("anna", "bo", "eva", "cid", "dan", "liv")
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        names = list(self.NAMES)
+        self.rng.shuffle(names)
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(3, boxes)))):
+            out.append(Bet(seat, "bet", self.amount(round_, "bet")))
+            for _ in range(self.rng.choice((0, 0, 0, 1, 2))):
+                out.append(Bet(seat, "bet", self.amount(round_, "bet"), names.pop()))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, RedDogRound) or not prompt or "action" not in prompt.expects:
+            return []
+        raised = {(r.seat, r.player) for r in round_.raises}
+        out: list[Move] = [Action(b.seat, "raise", player=b.player) for b in round_.bets
+                           if (b.seat, b.player) not in raised and round_.wants_raise(b.seat, b.player)]
+        return out + [CARD]
 
 
 def qualifies(cards: Sequence[Card]) -> bool:
@@ -346,10 +404,12 @@ STRATEGIES: dict[str, type[Players]] = {
     "baccarat": BaccaratPlayers,
     "layout": LayoutPlayers,
     "poker": PokerPlayers,
+    "holdem_streets": StreetsPlayers,
     "blackjack": BlackjackPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
     "open-face-chinese": OpenFacePlayers,
+    "red_dog": RedDogPlayers,
 }
 """Strategy family (``GameSpec.strategy``) -> the virtual players of that family."""
 

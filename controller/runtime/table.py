@@ -718,7 +718,7 @@ class Table:
     # ------------------------------------------------------------------ what the outputs show
 
     def betting_open(self) -> bool:
-        return self.round_events == 0 or getattr(self.round, "betting_open", False)
+        return self.round_events == 0 or self.round.betting_open
 
     def view(self) -> dict[str, Any]:
         """The desired state of every output, from committed state only (controller/runtime/view.py)."""

@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from controller.money import format_amount
 from controller.runtime.faults import tower_pattern
+from controller.runtime.table_words import outcome_short
 
 MAX_RESULTS = 10
 """Outcomes the results board keeps (the newest first)."""
@@ -102,17 +103,17 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
 
 
 def sign_lines(table: Any) -> list[str]:
-    """The sign as text lines: name and variant, limits, the last outcome, the latched faults."""
+    """The sign as text lines: name and variant, limits, the last outcome, and that the table waits while a
+    fault is latched (the players never see the fault's internal name; the console and the terminal do)."""
     config, minor = table.config, table.config.minor_unit
     lines = [f"{config.spec.name} {config.round_config.variant.upper()}"]
     for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items():
         top = format_amount(high, minor, whole=True) if high is not None else "..."
         lines.append(f"{spot.upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
     if table.last_outcome:
-        lines.append("LAST " + " ".join(f"{k}={v}" for k, v in table.last_outcome.items()
-                                        if isinstance(v, (int, str)) and not isinstance(v, bool)))
+        lines.append("LAST " + outcome_short(table.last_outcome))
     if table.faults:
-        lines.append("FAULT " + ", ".join(table.faults))
+        lines.append("PLEASE WAIT: the table is paused")
     return lines
 
 

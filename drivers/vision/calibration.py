@@ -61,6 +61,22 @@ def _die_sizes(value: Any, where: str) -> dict[str, DieSize]:
     return out
 
 
+BLANK_MEAN = 12.0  # grey level: below it the frame is dark (camera covered, off, no light)
+BLANK_SPREAD = 3.0  # grey level standard deviation: below it the frame is one colour (no table in view)
+
+
+def blank_frame(frame: np.ndarray) -> str:
+    """'' for a frame with a scene in it; else why it shows nothing (checked with or without a felt reference)."""
+    sample = frame[::8, ::8]  # every 8th pixel each way: cheap enough to run on every check
+    grey = sample.mean(axis=2) if sample.ndim == 3 else sample
+    mean, spread = float(grey.mean()), float(grey.std())
+    if mean < BLANK_MEAN:
+        return f"the frame is dark (mean grey {mean:.1f} of 255): the camera is covered, off or has no light"
+    if spread < BLANK_SPREAD:
+        return f"the frame is one flat colour (grey spread {spread:.1f}): the camera does not see the table"
+    return ""
+
+
 @dataclass(frozen=True)
 class DieSize:
     """A flat die of one colour as the reader measures it by colour (dice.body_footprint), in pixels."""
@@ -108,6 +124,9 @@ class DiceCalibration:
         """'' when the frame still fits this calibration, else a reason (cheap: a few patches)."""
         if frame.shape[1] != self.size[0] or frame.shape[0] != self.size[1]:
             return f"frame size {frame.shape[1]}x{frame.shape[0]} differs from calibrated {self.size[0]}x{self.size[1]}"
+        blank = blank_frame(frame)
+        if blank:
+            return blank
         if self.felt is None:
             return ""
         pts = np.array(self.area, np.float32)
@@ -150,6 +169,9 @@ class RouletteCalibration:
         """'' when the wheel is where calibrated: the rim ring must be darker/lighter than the track."""
         if frame.shape[1] != self.size[0] or frame.shape[0] != self.size[1]:
             return f"frame size {frame.shape[1]}x{frame.shape[0]} differs from calibrated {self.size[0]}x{self.size[1]}"
+        blank = blank_frame(frame)
+        if blank:
+            return blank
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cx, cy = self.centre
         outer, track = [], []

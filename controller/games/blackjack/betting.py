@@ -55,6 +55,9 @@ class Betting(_Base):
         return self._place_side(box, bet)
 
     def _place_main(self, box: Box, bet: Bet) -> list[Effect]:
+        if not self.rules.back_bets and box.main and bet.player not in box.main:
+            raise Reject(f"box {bet.seat} already has its player: no back betting at Black Jack Burn (seed 000 "
+                         f"allows it only at Black Jack and Two Decks Black Jack)")
         old = box.main.get(bet.player)
         if old is not None and (old.amount is None or bet.amount is None):
             raise Reject(f"box {bet.seat} already has a main bet" + (f" for {bet.player}" if bet.player else ""))
@@ -102,8 +105,8 @@ class Betting(_Base):
     def _puck(self, seat: int) -> list[Effect]:
         if not self.rules.burn:
             raise Reject("there is no burn puck at this table")
-        if self.phase != "bets":
-            raise Reject("the burn puck moves only between rounds, just before the deal (Burn rule 4)")
+        if not self._before_first_card():
+            raise Reject("the burn puck moves only between rounds, before the first card (Burn rule 4)")
         expected = self._expected_puck()
         self.puck_seen = seat
         self.puck_override = False
@@ -111,6 +114,10 @@ class Betting(_Base):
             return [Alert("puck", f"burn puck sensed at box {seat} but it belongs at box {expected}: move it "
                                   f"to box {expected} (or a supervisor override); the deal waits")]
         return []
+
+    def _before_first_card(self) -> bool:
+        """Burn rule 4: the dealer moves the puck "just before the deal begins", so until the first card."""
+        return self.phase == "bets" or (self.phase == "deal" and self.deal_pos == 0)
 
     def _puck_blocked(self) -> str | None:
         """Why the deal may not open at a Burn table, or None (and the puck's box is then fixed)."""
@@ -132,8 +139,8 @@ class Betting(_Base):
     def _override(self, seat: int) -> list[Effect]:
         if not self.rules.burn:
             raise Reject("there is no burn puck at this table")
-        if self.phase != "bets":
-            raise Reject("the burn puck is settled before the deal")
+        if not self._before_first_card():
+            raise Reject("the burn puck is settled before the first card")
         if seat not in self.boxes:
             raise Reject(f"box {seat} has no bet: the burn puck cannot stay there")
         self.puck_seen = seat

@@ -97,6 +97,11 @@ class BlackjackRound(Betting, Settling, Words, Round):
     def complete(self) -> bool:
         return self.phase == "done"
 
+    @property
+    def betting_open(self) -> bool:  # type: ignore[override]
+        """Bets are taken until no more bets (or the first card)."""
+        return self.phase == "bets"
+
     def waiting_for(self) -> str:
         return "nothing: the round is settled" if self.phase == "done" else self._prompt().text
 
@@ -125,10 +130,7 @@ class BlackjackRound(Betting, Settling, Words, Round):
         if self.phase == "bets":
             if not self.boxes:
                 raise Reject("no box has a bet: nothing to deal")
-            blocked = self._puck_blocked()
-            if blocked:
-                raise Reject(blocked)
-            self._open_deal()
+            self._open_deal()  # the burn puck may still move until the first card (Burn rule 4)
             return []
         if self.insurance_open:
             return self._close_insurance()
@@ -151,6 +153,10 @@ class BlackjackRound(Betting, Settling, Words, Round):
             if blocked:
                 return self._misdeal(card, blocked)
             self._open_deal()
+        if self.phase == "deal" and self.deal_pos == 0:
+            blocked = self._puck_blocked()  # Burn rule 4: the puck is placed just before the deal begins
+            if blocked:
+                return self._misdeal(card, blocked)
         if self.phase == "deal":
             return self._deal_card(card)
         if self.phase == "play":
@@ -208,7 +214,10 @@ class BlackjackRound(Betting, Settling, Words, Round):
         if self.rules.dealer_cards == "hole" and is_blackjack(self.dealer):
             return self._settle_all()
         if self.rules.dealer_cards == "hole":
-            return self._settle_insurance(dealer_blackjack=False)
+            effects = self._settle_insurance(dealer_blackjack=False)
+            if self.phase == "dealer":  # every hand was waiting for the peek: the dealer's turn goes on now
+                effects += self._dealer_turn()
+            return effects
         return []
 
     def _start_play(self) -> list[Effect]:
@@ -378,7 +387,10 @@ class BlackjackRound(Betting, Settling, Words, Round):
                 raise Reject(f"even money is only for a Black Jack; box {box.seat} has none")
             assert self.rules.even_money is not None
             note = "even money (000 rule 14)" if self.rules.immediate_blackjack else "even money"
-            return self._settle_hand(box, 0, "win", self.rules.even_money, note=note)
+            effects = self._settle_hand(box, 0, "win", self.rules.even_money, note=note)
+            if self.phase == "dealer" and not self._needs_dealer():
+                effects += self._settle_all()  # nothing else waits for the dealer: the round ends (000 rule 14)
+            return effects
         if hand.settled:
             raise Reject(f"box {box.seat} is already settled")
         if player in box.insurance:
@@ -426,6 +438,8 @@ class BlackjackRound(Betting, Settling, Words, Round):
         self.phase = "dealer"
         if not self._needs_dealer():
             return self._settle_all()
+        if self.insurance_open and self.rules.dealer_cards == "hole":
+            return []  # 002 version A: insurance and even money are offered before the dealer peeks
         if len(self.dealer) >= 2:
             hand_hard = sum(card_value(c) for c in self.dealer)
             if self._second_card_only() or not R.dealer_must_draw(self.rules, hand_hard, self._dealer_aces()):

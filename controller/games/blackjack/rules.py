@@ -21,14 +21,14 @@ from controller.money import Odds
 # Structural facts of each variant that are not table options (seed references in docs/games/blackjack.md).
 _SE: dict[str, Any] = {
     "dealer_cards": "one", "tie": "se", "immediate_blackjack": True, "split_by": "rank", "dark_cards": False,
-    "over_under": True, "burn": False, "insurance": True, "ace_stays_one": True,
+    "over_under": True, "burn": False, "insurance": True, "ace_stays_one": True, "back_bets": True,
     # fixed by the seed's words (000 rules 15-16), not table options:
     "double_totals": "7-11", "double_after_split": False, "max_hands": None, "surrender": False,
     "blackjack_pays": "3:2",
 }
 _FI: dict[str, Any] = {
     "dealer_cards": "one", "tie": "push", "immediate_blackjack": False, "split_by": "value", "dark_cards": False,
-    "over_under": False, "burn": False, "insurance": True, "ace_stays_one": False,
+    "over_under": False, "burn": False, "insurance": True, "ace_stays_one": False, "back_bets": True,
     # defaults of the options the casino sets (002: "Kasinot kan ... begränsa"):
     "double_totals": "any", "double_after_split": True, "max_hands": 4, "surrender": True,
     "blackjack_pays": "3:2",
@@ -37,8 +37,12 @@ VARIANT_FACTS: Mapping[str, Mapping[str, Any]] = {
     # dealer_cards: "one" = no hole card (one dealer card before the players act), "hole" = a hole card
     # and the peek (002 version A), "two_up" = two dealer cards face up (002 version B).
     "se": _SE,
-    "se-burn": {**_SE, "burn": True},
-    "se-two-decks": {**_SE, "dark_cards": True, "over_under": False},  # 000 Two Decks rules 9a, 11b
+    # 000 names its add-ons by game: "Tilläggsspel till Black Jack, Ö/U 13" and "Bakomspel vid Black Jack och
+    # Two Decks Black Jack". Two Decks is a variant of Black Jack ("Varianten Two Decks Black Jack ... spelas som
+    # Black Jack") and takes both; Black Jack Burn is a game of its own ("Black Jack Burn är ett kortspel") and
+    # takes neither (docs/games/blackjack.md, "Side bets and back bets by variant").
+    "se-burn": {**_SE, "burn": True, "over_under": False, "back_bets": False},
+    "se-two-decks": {**_SE, "dark_cards": True},  # 000 Two Decks rules 9a, 11b
     "fi": _FI,
     "fi-a": {**_FI, "dealer_cards": "hole"},
     # 002 version B: ties lose but Black Jack against Black Jack, 1:1, one split, no double after a
@@ -74,6 +78,7 @@ class Rules:
     dark_cards: bool
     over_under: bool
     burn: bool
+    back_bets: bool
 
 
 def parse_odds(text: str) -> Odds:
@@ -136,6 +141,7 @@ def rules_of(config: RoundConfig) -> Rules:
         dark_cards=facts["dark_cards"],
         over_under=facts["over_under"],
         burn=facts["burn"],
+        back_bets=facts["back_bets"],
     )
 
 

@@ -55,6 +55,9 @@ class Words(_Base):
                               expects=("bet", "puck", "close_bets"))
             return Prompt("Bets, then no more bets", expects=("bet", "close_bets"))
         if self.phase == "deal":
+            if self.deal_pos == 0 and self.rules.burn and self._puck_blocked():
+                return Prompt(f"Burn puck to box {self._expected_puck()}, then the first card",
+                              expects=("puck", "card"))
             seat = self.deal_order[self.deal_pos]
             first = self.deal_pos < len(self.boxes) + 1
             if seat == 0:

@@ -160,7 +160,7 @@ class RoomState(State):
     house: HouseTake
     first_hole_count: int
 
-    @property  # type: ignore[override]
+    @property
     def pots(self) -> Iterator[Pot]:
         cached = self.__dict__.get("_pots")
         if cached is not None:

@@ -268,7 +268,7 @@ class PokerRoomRound(Round):
         return [self._prompt()]
 
     def _openers(self) -> bool:
-        return self.config.get("openers") == "jacks"
+        return bool(self.config.get("openers") == "jacks")
 
     def _passed_out(self) -> list[Effect]:
         """Nobody could open: the hand is not played, the antes go back, the button moves on."""

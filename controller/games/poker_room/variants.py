@@ -58,7 +58,7 @@ def _quick(base: type) -> type:
 
     @lru_cache(maxsize=4096)
     def best(hole: tuple[Any, ...], board: tuple[Any, ...]) -> Any:
-        return base_from_game.__func__(quick, hole, board)  # type: ignore[attr-defined]
+        return base_from_game.__func__(quick, hole, board)
 
     def from_game(cls: type, hole_cards: Any, board_cards: Any = ()) -> Any:
         return best(tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards)))

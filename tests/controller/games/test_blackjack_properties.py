@@ -91,8 +91,8 @@ def test_random_decisions_never_raise_never_pay_twice_and_balance(variant):
                 staked += sum(a or 0 for a in new.values())
         # finish: the croupier stands every box and deals until the round is settled
         n = shoe_start
-        if r.phase == "bets":  # a Burn table whose random puck never matched: move the puck, deal
-            r.apply(Puck(r._expected_puck() or 1))
+        if r.phase == "bets" or (r.phase == "deal" and r.deal_pos == 0 and r._puck_blocked()):
+            r.apply(Puck(r._expected_puck() or 1))  # a Burn table whose random puck never matched: move it, deal
             r.apply(CloseBets())
         for _ in range(200):
             if r.complete:

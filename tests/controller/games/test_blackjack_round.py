@@ -177,9 +177,10 @@ def test_the_puck_box_carries_into_the_next_round_without_money():
     second = spec.new_round(config, first.carried())
     a = feed(second, Bet(2, "main", 100), Bet(4, "main", 100), Puck(2))
     assert isinstance(a[-1].effects[0], Alert) and "belongs at box 4" in a[-1].effects[0].text
-    assert isinstance(second.apply(CloseBets()), Rejected)
+    assert isinstance(second.apply(CloseBets()), Accepted)  # no more bets; the puck may still move (Burn rule 4)
+    assert second.waiting_for() == "Burn puck to box 4, then the first card"
     assert isinstance(second.apply(Puck(4)), Accepted)
-    assert isinstance(second.apply(CloseBets()), Accepted)
+    assert second.waiting_for() == "First card to box 2"
 
 
 def test_previous_puck_box_option_starts_a_session_mid_table():
@@ -219,8 +220,12 @@ def test_insurance_stays_within_the_configured_maximum():
     assert isinstance(answer, Rejected) and "above the maximum of 400" in answer.reason
 
 
-def test_two_decks_refuses_a_side_bet_and_fi_refuses_over_under():
-    for variant in ("se-two-decks", "fi"):
+def test_burn_and_fi_refuse_over_under_and_two_decks_takes_it():
+    """Seed 000 offers Ö/U 13 with Black Jack and its variant Two Decks; Black Jack Burn is a game of its own."""
+    r = new("se-two-decks")
+    r.apply(Bet(1, "main", 1000))
+    assert isinstance(r.apply(Bet(1, "over13", 1000)), Accepted)
+    for variant in ("se-burn", "fi"):
         r = new(variant)
         r.apply(Bet(1, "main", 1000))
         answer = r.apply(Bet(1, "over13", 100))

@@ -72,6 +72,26 @@ EXPECTED: dict[str, list[str]] = {
         "3 main - - lose -1000; 1 main - - win 1000",
     ],
     "se-two-decks": ["2 main - - win 1500; 1 main - - win 1000"],
+    "se-burn-puck-before-first-card": [
+        "3 main - - win 1000; 6 main - - win 1000",
+        "3 main - - win 1000; 6 main - - win 1000",
+    ],
+    "se-rule14-even-money-last-hand": [
+        "2 main - - win 1000",
+        "4 main - - win 1000; 1 main - - lose -1000",
+        "5 main - - win 1000; 3 main - - push 0; 3 insurance - - push 0",
+    ],
+    "fi-even-money-last-hand": ["1 main - - win 1000"],
+    "fi-a-insurance-every-box-blackjack": [
+        "1 main - - win 1000; 2 insurance - - lose -500; 2 main - - win 1500",
+        "1 main - - win 1000",
+        "1 main - - push 0",
+    ],
+    "se-burn-no-back-bets": ["2 main - - win 1000"],
+    "se-two-decks-over-under-13": [
+        "1 under13 - - win 1000; 3 over13 - - win 1000; 1 main - - lose -1000; 1 main bo - lose -1000; "
+        "3 main - - win 1000",
+    ],
     "fi-core": [
         "1 main - - win 1500; 2 main - - push 0; 3 main - 1 win 1000; 3 main - 2 win 1000",
         "1 main - - lose -1000; 2 main - 1 lose -2000; 2 main - 2 lose -1000; 1 insurance - - win 600",
@@ -108,7 +128,9 @@ REJECTED: dict[str, list[list[int]]] = {
     "se-table-limits": [[1, 4, 5]],
     "se-over-under-13": [[2, 3, 7, 9], []],
     "se-back-betting": [[7, 10, 12], [8, 10]],
-    "se-burn-puck": [[3], [17], [], [], [11]],
+    "se-burn-puck": [[], [17], [], [], [11]],
+    "se-burn-puck-before-first-card": [[5], []],
+    "se-burn-no-back-bets": [[1, 2]],
     "fi-core": [[], [9], [], []],
     "fi-a-peek": [[], [], [7], []],
     "fi-b-both-up": [[], [], [12, 18, 22]],
@@ -118,6 +140,9 @@ ALERTS: dict[str, list[list[tuple[int, str]]]] = {
     "se-misdeal": [[(0, "misdeal"), (8, "misdeal")], [(6, "misdeal")]],
     "se-burn-puck": [[(2, "puck")], [(3, "puck"), (4, "misdeal")], [(2, "puck"), (3, "puck")], [], []],
     "fi-a-peek": [[(9, "misdeal")], [], [], []],
+    "se-burn-puck-before-first-card": [[], [(3, "misdeal")]],
+    "se-rule14-even-money-last-hand": [[(6, "misdeal")], [], []],
+    "fi-even-money-last-hand": [[(6, "misdeal")]],
 }
 
 
@@ -211,3 +236,16 @@ def test_other_configuration_errors(tmp_path, variant, options, words):
     path.write_text(json.dumps({"game": "blackjack", "variant": variant, "options": options, "rounds": []}))
     done = run_tablectl("settle", str(path))
     assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+def test_even_money_on_the_last_hand_collects_the_cards_at_once(settled):
+    for name in ("se-rule14-even-money-last-hand", "fi-even-money-last-hand"):
+        first = settled[name]["rounds"][0]
+        assert len(first["outcome"]["dealer"]["cards"]) == 1, name  # no second dealer card was waited for
+
+
+def test_the_burn_puck_may_move_after_no_more_bets_until_the_first_card(settled):
+    rounds = settled["se-burn-puck-before-first-card"]["rounds"]
+    assert [r["outcome"]["puck_box"] for r in rounds] == [3, 6]
+    assert rounds[0]["outcome"]["burned"] == "Kd"
+    assert "before the first card" in rounds[0]["rejected"][0]["reason"]

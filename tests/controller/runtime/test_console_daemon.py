@@ -105,7 +105,7 @@ def test_console_over_the_socket_journals_who_did_what(tmp_path: Path) -> None:
         assert "shoe: ok" in s.say("devices", "tech> ")
         assert "Round 1" in s.say("round", "tech> ")
         assert "Journal ok" in s.say("journal verify", "tech> ")
-        assert "round_open" in s.say("journal tail 3", "tech> ")
+        assert "opens: place your bets" in s.say("journal tail 3", "tech> ")
         assert "no faults" in s.say("faults", "tech> ")
         assert "no problems" in s.say("config check", "tech> ")
         assert "tablectl 0.1.0" in s.say("version", "tech> ")

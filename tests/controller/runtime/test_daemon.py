@@ -22,14 +22,19 @@ def test_run_simulate_plays_punto_banco_and_resumes(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "ready: table sim-punto-banco punto-banco de, round 1" in out
-    assert "OUTCOME winner=" in out and "settle box" in out and "[sign @" in out and "[tower @" in out
+    assert "Punto" in out and " wins" in out and "round 1: drop EUR" in out and "[sign @" in out and "[tower @" in out
+    assert "session: 3 rounds, drop EUR" in out and f"journal {journal}" in out
     assert "[jackpot_display @" in out
-    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "5", "--fast",
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--rounds", "2", "--fast",
                         "--journal", journal, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "round 4, journal seq" in done.stdout  # recovered from the journal, not from round 1
     report = verify(Journal(journal, readonly=True))
-    assert report["ok"] and report["rounds_settled"] == 5
+    assert report["ok"] and report["rounds_settled"] == 5  # --rounds counts the rounds of this run
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--variant", "de", "--until-round", "6",
+                        "--fast", "--journal", journal, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert verify(Journal(journal, readonly=True))["rounds_settled"] == 6  # --until-round: the journal's total
 
 
 def test_real_devices_that_cannot_start_are_refused_in_one_line() -> None:
@@ -151,5 +156,5 @@ def test_injected_drivers_post_from_their_own_thread_and_outputs_see_only_commit
     journal = Journal(tmp_path / "journal.sqlite", readonly=True)
     assert verify(journal)["rounds_settled"] == 1
     settled_at = next(r.seq for r in journal.records(kinds=("event",)) if r.body["complete"])
-    with_result = [seq for seq, s in shown if "LAST winner=punto" in " ".join(s["lines"])]
+    with_result = [seq for seq, s in shown if "LAST Punto" in " ".join(s["lines"]) and "Punto wins" in " ".join(s["lines"])]
     assert with_result and min(with_result) >= settled_at  # the result is shown only once its record is committed

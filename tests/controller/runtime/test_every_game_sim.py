@@ -26,7 +26,8 @@ from tests.tablectl import ROOT, run_tablectl
 
 ROUNDS = 10
 VARIANTS = [(spec.id, v.id) for spec in games.all_games() for v in spec.variants]
-DECIDING = {"blackjack", "caribbean-stud", "fast-poker", "restaurant-holdem", "three-card-poker"}
+DECIDING = {"blackjack", "caribbean-stud", "fast-poker", "restaurant-holdem", "three-card-poker",
+            "ultimate-texas-holdem", "texas-holdem-bonus", "dynamic-poker-pro"}
 PEER = {spec.id for spec in games.all_games() if spec.new_round.__module__.startswith("controller.games.poker_room")}
 # A poker-room hand is some forty journaled events: the default run plays one table of each dealing family
 # (board, discards, stud, draw) for a few hands; every other game and betting plays under -m slow.
@@ -87,10 +88,14 @@ def test_simulated_table_plays_the_game_end_to_end(tmp_path: Path, game: str, va
     assert settled.returncode == 0, settled.stderr
     journal = Journal(journal_path, readonly=True)
     assert json.loads(settled.stdout)["rounds"][0]["settlements"] == journal_settlements(journal, chosen)
-    if game in PEER and game in ("texas-holdem", "seven-card-stud"):
-        # a poker-room hand as PHH, which PokerKit reads back and replays to the hand's stacks before the take
-        from controller.games.poker_room.history import from_phh
+    if game in PEER:
+        # a poker-room hand as PHH (where PHH has a code for the game), which PokerKit reads back and replays to
+        # the hand's stacks before the house's take
+        from controller.games.poker_room.history import from_phh, pokerkit_game
 
+        known = pokerkit_game(config.round_config)
+        if known is None or known.code is None:
+            return
         phh = run_tablectl("journal", "export", str(journal_path), "--round", str(chosen), "--format", "phh")
         assert phh.returncode == 0, phh.stderr
         history = from_phh(phh.stdout)

@@ -100,7 +100,7 @@ def test_golden_sign_text_and_content(tmp_path: Path) -> None:
         table.submit("shoe", CardOut(parse_card(card)))
     view = table.view()["sign"]
     assert view["lines"] == ["Punto Banco FI", "PUNTO 12.05-10000 EUR", "BANCO 5-10000.50 EUR", "TIE 5-1000 EUR",
-                             "LAST winner=punto punto=9 banco=8"]
+                             "LAST Punto 9h Kc (9), Banco 5s 3d (8): Punto wins"]
     content = view["content"]
     assert [limit_text(limit, content) for limit in content.limits] == ["PUNTO 12.05-10000 EUR",
                                                                         "BANCO 5-10000.50 EUR", "TIE 5-1000 EUR"]

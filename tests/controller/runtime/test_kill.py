@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,7 @@ SHOWN = re.compile(r"^  \[(\w+) @(\d+)\] ")
 def daemon(config: Path, rounds: int, seed: int, **popen) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "tests.controller.runtime.daemon_with_test_game", "run", "--config", str(config),
-           "--simulate", "--fast", "--rounds", str(rounds), "--seed", str(seed)]
+           "--simulate", "--fast", "--until-round", str(rounds), "--seed", str(seed)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             **popen)
 
@@ -51,7 +52,13 @@ def shown_lines(output: str) -> list[str]:
     return lines[:-1]  # the last piece has no newline: cut off by the kill, never fully shown
 
 
-def check_shown(journal: Journal, lines: list[str]) -> int:
+def table_money(config: Path) -> tuple[int, str]:
+    """(minor unit, currency) of a table configuration, as the terminal prints amounts."""
+    table = tomllib.loads(config.read_text(encoding="utf-8"))["table"]
+    return int(table.get("minor_unit", 100)), str(table.get("currency", ""))
+
+
+def check_shown(journal: Journal, lines: list[str], money: tuple[int, str] = (100, "")) -> int:
     """Every record line shown is in the journal with the same round and text; returns how many were checked."""
     records = {r.seq: r for r in journal.records()}
     checked = 0
@@ -59,7 +66,7 @@ def check_shown(journal: Journal, lines: list[str]) -> int:
         if m := LINE.match(line):
             seq, round_, text = int(m.group(1)), int(m.group(2)), m.group(3)
             assert seq in records, f"shown but not journaled: {line}"
-            assert records[seq].round == round_ and Terminal.line(records[seq]) == text, line
+            assert records[seq].round == round_ and Terminal.shown(records[seq], *money) == text, line
             checked += 1
         elif m := SHOWN.match(line):
             assert int(m.group(2)) in records or int(m.group(2)) == 0, f"display state from an unjournaled record: {line}"
@@ -127,7 +134,7 @@ def kill_session(tmp_path: Path, kills: int, rounds: int, seed: int, lines_betwe
             proc.kill()
             proc.communicate()
     journal = Journal(tmp_path / "journal.sqlite", readonly=True)
-    checked = sum(check_shown(journal, shown_lines(o)) for o in outputs)
+    checked = sum(check_shown(journal, shown_lines(o), table_money(config)) for o in outputs)
     report = verify(journal)
     assert report["ok"], report["problems"][:5]
     assert report["rounds_settled"] == rounds  # each round settled exactly once (verify refuses a second)
@@ -211,5 +218,5 @@ def test_a_full_disk_stops_the_table_and_nothing_unjournaled_is_shown(tmp_path: 
     after = [line for line in rest.split("\n") if LINE.match(line)]
     assert after == [], after[:3]
     journal = Journal(tmp_path / "journal.sqlite", readonly=True)
-    assert check_shown(journal, lines) > 5
+    assert check_shown(journal, lines, table_money(config)) > 5
     assert verify(journal)["ok"]

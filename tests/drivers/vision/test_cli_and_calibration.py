@@ -168,3 +168,39 @@ def test_dice_on_a_video_reads_each_still_scene(tmp_path: Path) -> None:
         assert entry["status"] == "ok", entry
         assert sorted((d["value"], d["color"]) for d in entry["dice"]) == sorted(
             (d["value"], d["color"]) for d in truth["dice"])
+
+
+def test_generated_calibrations_carry_the_die_sizes_and_read_like_the_benchmark(tmp_path: Path) -> None:
+    """`vision generate dice` writes the calibration a technician makes (die size per colour, measured from a
+    frame with one flat die of each colour), so `tablectl dice` answers on each scene as the benchmark does."""
+    from drivers.vision.scoring import read_synthetic_throw
+
+    for strength, folder in ((0.0, tmp_path / "plain"), (0.5, tmp_path / "distorted")):
+        done = run_tablectl("vision", "generate", "dice", "--out", str(folder), "--count", "2", "--seed", "2000",
+                            "--kind", "clean", "--strength", str(strength))
+        assert done.returncode == 0, done.stderr
+        for seed in (2000, 2001):  # at strength 0.5 the reader is sure of 2000, unsure of 2001
+            name = folder / f"dice_{seed:06d}_clean"
+            calibration = json.loads(name.with_suffix(".cal.json").read_text())
+            assert set(calibration["die_sizes"]) >= {"red", "green"}
+            read = run_tablectl("dice", str(name.with_suffix(".png")), "--json", "--calibration",
+                                str(name.with_suffix(".cal.json")), "--colors", "green,red")
+            answer = json.loads(read.stdout)["images"][0]
+            truth, bench = read_synthetic_throw(seed, "clean", strength)
+            assert answer["status"] == bench["status"], (strength, seed, answer, bench)
+            if strength == 0.0:  # an undistorted clean throw is read, right
+                assert answer["status"] == "ok", answer
+                assert sorted(d["value"] for d in answer["dice"]) == sorted(d["value"] for d in truth["dice"])
+
+
+def test_vision_check_refuses_a_black_frame_without_a_felt_reference(tmp_path: Path) -> None:
+    image, truth = scene(1000, "clean")
+    (tmp_path / "c.json").write_text(json.dumps(truth["calibration"]), encoding="utf-8")  # no felt reference
+    cv2.imwrite(str(tmp_path / "black.png"), np.zeros_like(image))
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full_like(image, 128))
+    cv2.imwrite(str(tmp_path / "frame.png"), image)
+    for blank, words in (("black.png", "dark"), ("grey.png", "one flat colour")):
+        done = run_tablectl("vision", "check", str(tmp_path / "c.json"), str(tmp_path / blank))
+        assert done.returncode == 1 and words in done.stdout, done.stdout
+    done = run_tablectl("vision", "check", str(tmp_path / "c.json"), str(tmp_path / "frame.png"))
+    assert done.returncode == 0 and "no felt reference" in done.stdout, done.stdout

@@ -1,0 +1,39 @@
+"""Texas Hold'em Bonus math: the strategy on arrays equals the game's function; the bonus exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from controller.cards import card_from_index
+from controller.games import configure
+from controller.games.texas_holdem_bonus import basic_strategy
+from controller.house_edge import texas_holdem_bonus as thb
+
+
+def test_array_strategy_is_the_games_strategy_deal_by_deal():
+    rng = np.random.default_rng(7)
+    seven = np.argsort(rng.random((500, 52)), axis=1)[:, :7]
+    got = thb.decisions(seven[:, :2], seven[:, 2:])
+    for i in range(len(seven)):
+        hole = [card_from_index(int(c)) for c in seven[i, :2]]
+        board = [card_from_index(int(c)) for c in seven[i, 2:]]
+        pre = basic_strategy("preflop", hole, [])
+        want = [pre, pre and basic_strategy("flop", hole, board[:3]), pre and basic_strategy("turn", hole, board[:4])]
+        assert got[i].tolist() == [int(bool(w)) for w in want], (hole, board)
+
+
+@pytest.mark.parametrize("table, edge", [("i", 8.8989), pytest.param("ii", 8.5406, marks=pytest.mark.slow)])
+def test_bonus_exact(table, edge):
+    # table I by hand: 6*30 + 4*25 + 8*20 + 12*15 + 18*10 + 24*5 + 54*3 = 1082 won on 126 pairs, 1200 lost;
+    # II: the 6 pairs of aces win 1000 instead of 30 against the dealer's aces, 1 dealer pair in 1225
+    _, config = configure("texas-holdem-bonus", "a", {"bonus_table": table})
+    assert thb.bonus_exact(config)["house_edge_percent"] == edge
+
+
+def test_simulation_runs_through_the_games_settlement():
+    _, config = configure("texas-holdem-bonus", "b")
+    figures = thb.simulate(config, 20_000, 1)
+    low, high = figures["confidence_95_percent"]
+    assert low < figures["house_edge_percent"] < high
+    assert 0.95 < figures["shares"]["played"] < 0.97  # 60 of the 1326 pairs fold (3-2 to 7-2 offsuit)
