@@ -86,11 +86,17 @@ class Dealer:
             problems = []
             prompt = table.last_prompt
             expects = prompt.expects if prompt is not None else ()
-            names = [a.name for a in table.round_spec.actions if "action" in expects or a.name in expects]
+            declared = {a.name: a for a in table.round_spec.actions if "action" in expects or a.name in expects}
+
+            def takes(event: Action) -> bool:
+                return not table.round.complete and isinstance(copy_of(table.round).apply(event), Accepted)
+            for seat, name, multiple in buttons:  # each button, with its multiple, is one the round takes
+                if not takes(Action(seat, name, multiple=multiple or None)):
+                    problems.append(f"box {seat} {name} {multiple}x: offered, but the round refuses it")
             for seat in range(1, 8):
-                for name in names:
-                    accepted = not table.round.complete and isinstance(copy_of(table.round).apply(Action(seat, name)),
-                                                                       Accepted)
+                for name, spec in declared.items():
+                    accepted = takes(Action(seat, name)) or any(takes(Action(seat, name, multiple=m))
+                                                                for m in spec.multiples)
                     if accepted != ((seat, name) in offered):
                         problems.append(f"box {seat} {name}: round {'accepts' if accepted else 'refuses'}, page "
                                         f"{'offers' if (seat, name) in offered else 'does not offer'} it")
@@ -278,5 +284,31 @@ def test_a_wrong_pin_is_refused_and_a_technician_cannot_decide(tmp_path: Path, c
         page.wait_for_selector("#toast.bad")
         assert "croupier or a supervisor" in page.inner_text("#toast")
         assert [r.body["event"]["type"] for r in table.records()] == ["bet"]  # no more bets was not taken
+    finally:
+        table.stop()
+
+
+def test_ultimate_texas_holdem_a_4x_play_tapped_before_the_flop(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "ultimate-texas-holdem", "i").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        dealer.bet(1, "ante", 1000)
+        dealer.bet(1, "blind", 1000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Ad 9c 7s 2d 5h Kc 8d 3s 4c Qh Jd Tc 6s".split())
+        while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+            dealer.deal(next(deck))
+        multiples = page.eval_on_selector_all("#decisions button[data-action='play'][data-multiple]",
+                                              "bs => bs.map(b => Number(b.dataset.multiple))")
+        assert sorted(multiples) == [3, 4]  # before the flop: 4x or 3x, never 2x or 1x
+        dealer.decide(1, "play", 4)
+        while not table.call(lambda: table.daemon.table.round_no > 1):
+            dealer.deal(next(deck))
+        assert decisions_in_journal(table) == [
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "play", "multiple": 4})]
+        play = [s for s in settlements(table) if s["spot"] == "play"]
+        assert len(play) == 1 and play[0]["stake"] == 4000
     finally:
         table.stop()
