@@ -69,7 +69,7 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
-        self.terminal: web_terminal.Terminal | None = None
+        self.web: web_terminal.Terminal | None = None  # the dealer terminal and the pit view (controller/runtime/web)
         self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
         self.floor_link: Any = None
 
@@ -149,7 +149,7 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
-        self.terminal, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
+        self.web, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
         tasks += terminal_tasks
         if floor_link is not None:
             tasks.append(asyncio.create_task(self._guard("floor link", floor_link.run)))
@@ -180,8 +180,8 @@ class Daemon:
             self.closing = True
             if croupier is not None:
                 croupier.stopping = True
-            if self.terminal is not None:
-                await self.terminal.close()
+            if self.web is not None:
+                await self.web.close()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

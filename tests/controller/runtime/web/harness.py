@@ -65,13 +65,13 @@ class LiveTable:
         self.thread = threading.Thread(target=lambda: asyncio.run(daemon.run()), name="daemon", daemon=True)
         self.thread.start()
         for _ in range(400):
-            if daemon.ready_s is not None and daemon.terminal is not None and daemon.terminal.server is not None \
-                    and daemon.terminal.server.started:
+            if daemon.ready_s is not None and daemon.web is not None and daemon.web.server is not None \
+                    and daemon.web.server.started:
                 break
             time.sleep(0.01)
         else:
             raise AssertionError(f"the daemon did not get ready: {self.stream.getvalue()[-2000:]}")
-        self.port = daemon.terminal.port
+        self.port = daemon.web.port
         return self
 
     @property
