@@ -25,6 +25,7 @@ TINY: dict[str, list[list[str]]] = {
     "cocked.py": [["--count", "2"]],
     "daemon.py": [["--cards", "40", "--rounds", "3", "--idle-seconds", "0.3"]],
     "daemon_latency.py": [["--cards", "30", "--journal", "{tmp}/latency.sqlite"]],
+    "journal_integrity.py": [["--records", "200", "--folder", "{tmp}/jbench"]],
     "floor.py": [["--tables", "2", "--seconds", "1", "--outage", "1", "--no-cluster"]],
     "gpio_tick.py": [[]],
     "idle.py": [["--seconds", "0.2", "--table", "hw/tables/roulette-se.toml"]],
