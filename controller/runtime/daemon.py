@@ -163,8 +163,9 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
+        floor_task = None  # stopped last: it sends what the journal holds, the stop record included
         if floor_link is not None:
-            tasks.append(asyncio.create_task(self._guard("floor link", floor_link.run)))
+            floor_task = asyncio.create_task(self._guard("floor link", floor_link.run))
         croupier: VirtualCroupier | None = None
         if self.simulate and self.croupier_on and shoe is not None:
             croupier = VirtualCroupier(table, shoe, self.devices["buttons"], self.devices["bets"],  # type: ignore[arg-type]
@@ -206,6 +207,9 @@ class Daemon:
                     closer()
             services.stop()
             self._stop_record(table)
+            if floor_task is not None:
+                floor_task.cancel()
+                await asyncio.gather(floor_task, return_exceptions=True)
             table.journal.close()
             if self.terminal is not None:
                 self.stream.write(self.terminal.session(str(self.config.journal_path)) + "\n")
