@@ -13,6 +13,7 @@ and the journal verifies; the same for the wheel reader's numbers.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -289,9 +290,20 @@ def wheel_session(tmp_path: Path, kills: int, spins: int, seed: int) -> dict[str
         thread.join(5)
         emu.stop()
     assert numbers() == spun  # every spin's number exactly once, in order
-    report = verify(Journal(journal, readonly=True))
+    records = journal_rows(journal, lambda r: r.kind == "event" and r.body.get("event", {}).get("type") == "wheel")
+    assert all(r.body["source"] == "wheel" for r in records)
+    positions = [json.dumps(r.body["link"], sort_keys=True) for r in records]
+    assert len(set(positions)) == spins  # each spin once, from its own place in the wheel's stream
+    # every spin settled its round once: one outcome each, with the spin's number, rounds 1, 2, 3 ...
+    outcomes = [(r.round, e["outcome"]) for r in records for e in r.body["effects"] if "outcome" in e]
+    assert [o["number"] for _, o in outcomes] == spun, outcomes[:3]
+    assert [n for n, _ in outcomes] == list(range(1, spins + 1))
+    assert all(r.body["complete"] for r in records)
+    opened = journal_rows(journal, lambda r: r.kind == "round_open")
+    assert [r.round for r in opened] == list(range(1, spins + 2))  # each spin's round closed once, none again
+    report = verify(Journal(journal, readonly=True))  # and every settlement replays through the game code
     assert report["ok"], report["problems"][:3]
-    return {"landed": landed, "spins": spins}
+    return {"landed": landed, "spins": spins, "rounds": len(outcomes)}
 
 
 def test_killing_the_daemon_on_a_real_wheel_reader_neither_loses_nor_doubles_a_number(tmp_path: Path) -> None:
