@@ -226,7 +226,9 @@ class FloorLink:
                 await asyncio.sleep(0.5)
 
     async def _sync(self) -> None:
-        """A new outbox (none, or lost) asks the stream for this table's last record and goes on after it.
+        """After every connect: the stream's last record of this table, the floor's copy of where the table
+        is, must be in this journal (``check_position``; else ``refuse``). A new outbox (none, or lost) goes
+        on after that record.
 
         An outbox that has a position keeps it: the stream's last record of the table may stand after a gap
         (records the client buffered while the link was down, sent when it came back, past one it could
