@@ -447,12 +447,15 @@ def _pin_map(c: _Checker, devices: Mapping[str, DeviceConfig], base_dir: Path | 
             return None
     elif gpio is not None and gpio.driver == "gpio":
         return None  # the pin map's own problem is the one reported
-    for name, part in (("sign", "sign"), ("jackpot_display", "jackpot")):
-        device = devices.get(name)
-        if device is not None and device.driver in ("max7219", "dummy") and (pin_map is None or
-                                                                             getattr(pin_map, part) is None):
-            c.bad(f"devices.{name}.driver", device.driver, f"a MAX7219 {name.replace('_', ' ')} needs a [{part}] "
-                                                           f"section in the pin map of [devices.gpio]; or 'text'")
+    from controller.runtime.devices import registry  # a kind's built drivers may need a part of the pin map
+
+    for kind in registry.in_order():
+        name, part, device = kind.name, kind.pin_map_part, devices.get(kind.name)
+        if part is not None and device is not None and device.driver in kind.builds and (
+                pin_map is None or getattr(pin_map, part) is None):
+            c.bad(f"devices.{name}.driver", device.driver, f"a {device.driver} {name.replace('_', ' ')} needs a "
+                                                           f"[{part}] section in the pin map of [devices.gpio]; "
+                                                           f"or 'text'")
     if pin_map is not None and spec is not None:
         game = spec.id
         known = set(RUNTIME_ACTIONS) | {a.name for a in spec.actions}

@@ -295,13 +295,13 @@ class Daemon:
                 await asyncio.sleep(1.0)
 
     def _check_drivers(self) -> None:
-        """A synthetic camera needs --simulate (refused in one line); a table of stand-ins only is simulated."""
+        """A device its kind refuses at start (a synthetic camera without --simulate) is refused in one line; a
+        table of stand-ins only is simulated."""
         if self.given_inputs:
             return  # the caller wired the drivers itself
-        camera = self.config.devices.get("camera")
-        if not self.simulate and camera is not None and camera.driver == "synthetic":
-            raise StartError(f"{self.config.source}: devices.camera.driver = 'synthetic' renders the simulated "
-                             f"croupier's throws: run with --simulate, or use opencv or files")
+        problem = real_devices.refusal(self.config, self.simulate)
+        if problem is not None:
+            raise StartError(problem)
         problem = table_config.no_devices(self.config)
         if problem is not None and not self.simulate:
             raise StartError(problem)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from controller.runtime.devices.base import Built, Context, DeviceKind, SerialDevice, StartProblem
 from controller.runtime.devices.gpio import GpioPanel, pin_factory
-from controller.runtime.devices.registry import all_kinds, build, by_name, check_files
+from controller.runtime.devices.registry import all_kinds, build, by_name, check_files, refusal
 from controller.runtime.devices.shoe import EmulatedShoe
 from controller.runtime.devices.wheel import EmulatedWheel
 
 __all__ = ["Built", "Context", "DeviceKind", "EmulatedShoe", "EmulatedWheel", "GpioPanel", "SerialDevice",
-           "StartProblem", "all_kinds", "build", "by_name", "check_files", "pin_factory"]
+           "StartProblem", "all_kinds", "build", "by_name", "check_files", "pin_factory", "refusal"]

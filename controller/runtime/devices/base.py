@@ -14,7 +14,9 @@ table needs of it:
   ``noted``, the events it sends that change nothing at the table;
 - ``faults``: the kinds of controller/runtime/faults.py ``FAULTS`` its events latch;
 - ``selftest``: its self-test walk, where it has one; ``check_files``: the files it reads at start,
-  checked by ``tablectl config check``; ``docs``: its page under docs/devices.
+  checked by ``tablectl config check``; ``refuse``: a configuration it will not start with (one line);
+  ``pin_map_part``: the section of the build's pin map its built drivers need; ``docs``: its page under
+  docs/devices.
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ class DeviceKind:
     faults: tuple[str, ...] = ()
     selftest: Callable[..., Any] | None = None
     check_files: Callable[["TableConfig", "DeviceConfig"], list[str]] | None = None
+    refuse: Callable[["TableConfig", "DeviceConfig", bool], str | None] | None = None
+    pin_map_part: str | None = None
 
     def build(self, context: Context, device: "DeviceConfig") -> None:
         """Build ``device`` into ``context.built``: as an emulator or for real, as ``emulated`` says."""

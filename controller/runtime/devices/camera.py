@@ -155,6 +155,14 @@ def held(source: str, view: TableView, status: str, reason: str, values: tuple[A
     return one(memory, hold, Noted(f"{source}: unsure, held for the croupier"))
 
 
+def refuse(config: "TableConfig", device: "DeviceConfig", simulate: bool) -> str | None:
+    """A synthetic camera renders the simulated croupier's throws: only at a simulated table."""
+    if device.driver == "synthetic" and not simulate:
+        return (f"{config.source}: devices.camera.driver = 'synthetic' renders the simulated "
+                f"croupier's throws: run with --simulate, or use opencv or files")
+    return None
+
+
 ROWS: dict[type, Handler] = {ev.DiceRead: dice_read, ev.SpinRead: spin_read}
 
 KIND = DeviceKind(
@@ -171,5 +179,6 @@ KIND = DeviceKind(
     translate=ROWS,
     faults=("reader_failing", "device_silent"),
     check_files=check_files,
+    refuse=refuse,
     docs="vision.md",
 )

@@ -35,5 +35,6 @@ KIND = DeviceKind(
     emulator=_emulator,
     show=show,
     order=11,
+    pin_map_part="jackpot",
     docs="jackpot-display.md",
 )

@@ -66,6 +66,11 @@ def all_kinds() -> tuple[DeviceKind, ...]:
     return _scanned()[0]
 
 
+def in_order() -> list[DeviceKind]:
+    """Every device kind in the order they are built (``order``, then name)."""
+    return sorted(all_kinds(), key=lambda k: (k.order, k.name))
+
+
 def by_name() -> dict[str, DeviceKind]:
     """Device name (the ``[devices.<name>]`` section) -> its kind."""
     return {kind.name: kind for kind in all_kinds()}
@@ -96,7 +101,7 @@ def build(config: "TableConfig", loop: asyncio.AbstractEventLoop, *, simulate: b
     """Build every configured device whose driver its kind builds (``simulated``/``text`` are left to the
     daemon): each kind in its ``order``, for real or as an emulator; then each kind adds its outputs."""
     context = Context(config, loop, simulate, seed, shoe_no, shoe_cards)
-    kinds = sorted(all_kinds(), key=lambda k: (k.order, k.name))
+    kinds = in_order()
     for kind in kinds:
         device = config.devices.get(kind.name)
         if device is not None:
@@ -105,6 +110,16 @@ def build(config: "TableConfig", loop: asyncio.AbstractEventLoop, *, simulate: b
         if kind.show is not None and kind.name in config.devices:
             kind.show(context)
     return context.built
+
+
+def refusal(config: "TableConfig", simulate: bool) -> str | None:
+    """The first configured device its kind will not start with (``simulate``: the table is simulated)."""
+    for kind in all_kinds():
+        device = config.devices.get(kind.name)
+        problem = kind.refuse(config, device, simulate) if device is not None and kind.refuse else None
+        if problem is not None:
+            return problem
+    return None
 
 
 def check_files(config: "TableConfig") -> list[str]:

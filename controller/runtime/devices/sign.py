@@ -80,5 +80,6 @@ KIND = DeviceKind(
     emulator=_emulator,
     show=show,
     order=10,
+    pin_map_part="sign",
     docs="sign.md",
 )
