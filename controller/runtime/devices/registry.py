@@ -5,7 +5,8 @@ list. ``by_name()`` is what ``tablectl config check`` checks ``[devices.<name>]`
 builds a table's devices, ``handler()``/``is_noted()`` are the translator's table
 (controller/runtime/translate.py), ``check_files()`` the files the devices read at start.
 
-The scan runs once per package path (a kind added to the path is picked up; the tests do that).
+The scan runs once per package path (a kind added to the path is picked up; the tests do that), and
+the translator's lookups reuse it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import functools
 import importlib
 import pkgutil
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from controller.runtime import devices as package
 from controller.runtime.devices.base import Built, Context, DeviceKind
@@ -56,9 +57,19 @@ def _scan(path: tuple[str, ...]) -> tuple[tuple[DeviceKind, ...], Mapping[type, 
     return ordered, handlers, frozenset(noted), owners
 
 
+_last: list[Any] = [None, None]  # (the package path's identity and length, its scan): the translator's hot path
+
+
 def _scanned() -> tuple[tuple[DeviceKind, ...], Mapping[type, Handler], frozenset[type],
                         Mapping[type, tuple[str, ...]]]:
-    return _scan(tuple(package.__path__))
+    path = package.__path__
+    key = (id(path), len(path))
+    if _last[0] != key:
+        _last[1] = _scan(tuple(path))
+        _last[0] = key
+    scanned: tuple[tuple[DeviceKind, ...], Mapping[type, Handler], frozenset[type],
+                   Mapping[type, tuple[str, ...]]] = _last[1]
+    return scanned
 
 
 def all_kinds() -> tuple[DeviceKind, ...]:
