@@ -1,7 +1,7 @@
 """The table's devices: one module per device kind, found by the registry (registry.py).
 
-A kind (``shoe``, ``shuffler``, ``wheel``, ``camera``, ``gpio``, ``sign``, ``jackpot_display``) is a module
-of this package defining ``KIND = DeviceKind(...)`` (base.py): its config schema, how it is built for real
+A kind (for example ``shoe``, ``wheel``, ``camera``, ``gpio``, ``sign``) is a module of this package
+defining ``KIND = DeviceKind(...)`` (base.py): its config schema, how it is built for real
 and as an emulator, its rows of the translation, its faults, its self-test and its docs page.
 ``build(config, loop, simulate=...)`` returns ``Built``: the input devices the daemon starts
 (``start(post)``/``stop()``/``health()``, see interfaces.py) and the outputs it shows its desired state on.
