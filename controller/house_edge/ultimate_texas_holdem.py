@@ -13,8 +13,8 @@ strategy (``ultimate_texas_holdem.basic_strategy``): here it is applied to
 whole arrays (``decisions``), and a test holds the arrays equal to the
 function deal by deal. Each round settles through ``main_results``: the net
 per (hand, contest, dealer qualifies, play multiple) is asked of the game once.
-The exact optimal strategy (about 2.5 billion deals with the dealer's cards
-integrated out) is not computed: docs/games/ultimate-texas-holdem.md says why.
+The optimal strategy's figure (``--optimal``) is exact: every deal, the
+dealer's cards integrated out, in ``ultimate_texas_holdem_optimal``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ STRAIGHT, TWO_PAIR, PAIR = CATEGORIES.index("straight"), CATEGORIES.index("two_p
 VERSUS = ("player_higher", "tie", "dealer_higher")
 CHUNK = 250_000
 DEFAULT_METER = 1_000_000
+OPTIMAL_STEPS = 1755  # --optimal's progress: the flops up to suits (ultimate_texas_holdem_optimal.flop_classes)
 
 
 def key_index(values: np.ndarray) -> np.ndarray:
@@ -225,8 +226,10 @@ def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
-    if not rounds and not getattr(args, "exact", False):
-        raise ValueError("ultimate-texas-holdem: --exact for trips and progressive, --simulate N for ante and play")
+    optimal = getattr(args, "optimal", False)
+    if not rounds and not getattr(args, "exact", False) and not optimal:
+        raise ValueError("ultimate-texas-holdem: --exact for trips and progressive, --optimal for ante, blind and "
+                         "play under the optimal strategy (exact, minutes), --simulate N for the stated strategy")
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {}}
     methods = []
     if getattr(args, "exact", False):
@@ -240,6 +243,11 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
             out["bets"]["progressive"] = progressive_exact(config, counts, DEFAULT_METER if meter is None else meter)
             methods.append("exact progressive")
         out["exact_seconds"] = round(time.perf_counter() - started, 3)
+    if optimal:
+        from controller.house_edge.ultimate_texas_holdem_optimal import solve
+
+        out["bets"]["ante_blind_play_optimal"] = solve(config, progress=getattr(args, "progress", None))
+        methods.append("exact ante, blind and play under the optimal strategy")
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
