@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -87,6 +88,19 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) 
         paid += n * prize
         lines[key] = {"hands": n, "probability": n / total, "prize": prize}
     rtp = paid / total / stake
+    special: dict[str, Any] | None = None
+    if config.get("special_prizes"):  # one number per chip, wins of faces take the prize: independent of the hand
+        table = config.paytable["special"]
+        chance = Fraction(int(table["wins"]), int(table["faces"]))
+        prize = table["prize"]
+        amount = meter * int(prize["share"][0]) // int(prize["share"][1]) if "share" in prize else int(prize["fixed"])
+        special = {"probability": float(chance), "prize": amount,
+                   "return_percent": round(float(chance * amount / stake) * 100, 4)}
+        rtp += float(chance * amount / stake)
+        if "share" in prize:
+            share_hands += float(total * chance * int(prize["share"][0]) / int(prize["share"][1]))
+        else:
+            fixed_paid += float(total * chance * amount)
     return {
         "method": f"exact over all {total} hands of {'five' if total < 3_000_000 else 'seven'} cards "
                   f"(progressive_cards = {config['progressive_cards']})",
@@ -94,6 +108,7 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) 
         "return_percent": round(rtp * 100, 4), "house_edge_percent": round((1 - rtp) * 100, 4),
         "meter_for_100_percent_return": math.ceil((stake * total - fixed_paid) / share_hands) if share_hands else None,
         "expected_paid_per_chip": round(paid / total, 4), "lines": lines,
+        **({"special_prize": special} if special is not None else {}),
     }
 
 

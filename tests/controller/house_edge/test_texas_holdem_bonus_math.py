@@ -37,3 +37,15 @@ def test_simulation_runs_through_the_games_settlement():
     low, high = figures["confidence_95_percent"]
     assert low < figures["house_edge_percent"] < high
     assert 0.95 < figures["shares"]["played"] < 0.97  # 60 of the 1326 pairs fold (3-2 to 7-2 offsuit)
+
+
+def test_every_variant_on_the_same_cards_gives_each_variant_alone():
+    from controller import games
+    from controller.house_edge.texas_holdem_bonus import simulate, simulate_variants
+
+    spec = games.load_game("texas-holdem-bonus")
+    configs = [spec.resolve(v.id, {}, games.paytable_of(spec)) for v in spec.variants]
+    together = simulate_variants(configs, 20_000, 3)
+    assert [f["variant"] for f in together] == ["a", "b", "c"]
+    assert together == [simulate(c, 20_000, 3) for c in configs]
+    assert len({f["house_edge_percent"] for f in together}) == 3  # the variants' rules do differ
