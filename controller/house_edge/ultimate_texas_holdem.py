@@ -258,11 +258,15 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
             out["bets"]["progressive"] = progressive_exact(config, counts, DEFAULT_METER if meter is None else meter)
             methods.append("exact progressive")
         out["exact_seconds"] = round(time.perf_counter() - started, 3)
-    if optimal:
-        from controller.house_edge.ultimate_texas_holdem_optimal import solve
+    if optimal:  # every blind table of the paytable in one walk (the rankings are shared), the configured first
+        from controller.house_edge.ultimate_texas_holdem_optimal import solve_tables
 
-        out["bets"]["ante_blind_play_optimal"] = solve(config, progress=getattr(args, "progress", None))
-        methods.append("exact ante, blind and play under the optimal strategy")
+        others = [spec.resolve(config.variant, {**config.options, "blind_table": name}, config.paytable)
+                  for name in config.paytable["blind"] if name != config["blind_table"]]
+        figures = solve_tables([config] + others, progress=getattr(args, "progress", None))
+        out["bets"]["ante_blind_play_optimal"] = figures[0]
+        out["optimal_by_blind_table"] = {f["blind_table"]: f for f in figures}
+        methods.append("exact ante, blind and play under the optimal strategy (every blind table)")
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")

@@ -182,20 +182,21 @@ def _kernel() -> Callable[..., Any]:
                             w0n, w0q, t0n, t0q, h0n, h0q = nq, lo - nq, 0, eq, 0, DEALER - lo - eq
                         else:
                             w0n, w0q, t0n, t0q, h0n, h0q = lo, 0, eq, 0, nq - lo - eq, DEALER - nq
-                        for m in range(1, 5):
-                            ev[m] = (w0n * nets[key, 0, 0, m] + w0q * nets[key, 0, 1, m]
-                                     + t0n * nets[key, 1, 0, m] + t0q * nets[key, 1, 1, m]
-                                     + h0n * nets[key, 2, 0, m] + h0q * nets[key, 2, 1, m])
-                        fold = DEALER * nets[key, 3, 0, 0]
                         idx = index[rem[a], rem[b]]
-                        out[0, idx] += ev[2]
-                        if ev[1] > fold:
-                            out[1, idx] += ev[1]
-                            out[4, idx] += 1
-                        else:
-                            out[1, idx] += fold
-                        out[2, idx] += ev[4]
-                        out[3, idx] += ev[3]
+                        for tb in range(nets.shape[0]):  # each blind table on the same counts
+                            for m in range(1, 5):
+                                ev[m] = (w0n * nets[tb, key, 0, 0, m] + w0q * nets[tb, key, 0, 1, m]
+                                         + t0n * nets[tb, key, 1, 0, m] + t0q * nets[tb, key, 1, 1, m]
+                                         + h0n * nets[tb, key, 2, 0, m] + h0q * nets[tb, key, 2, 1, m])
+                            fold = DEALER * nets[tb, key, 3, 0, 0]
+                            out[tb, 0, idx] += ev[2]
+                            if ev[1] > fold:
+                                out[tb, 1, idx] += ev[1]
+                                out[tb, 4, idx] += 1
+                            else:
+                                out[tb, 1, idx] += fold
+                            out[tb, 2, idx] += ev[4]
+                            out[tb, 3, idx] += ev[3]
                     s = e
 
     return flop_sums
@@ -205,77 +206,112 @@ def flop_sums(config: RoundConfig, flop: tuple[int, int, int], nets: np.ndarray 
     """(5, 1326) int64 sums over the flop's 1 176 turn-river pairs, rows ``ROWS``, scaled nets; pairs on the flop 0."""
     if nets is None:
         nets = integer_nets(config)[0]
-    out = np.zeros((len(ROWS), HANDS), dtype=np.int64)
-    _kernel()(np.array(flop, dtype=np.int64), *compiled.tables(), nets, pair_index(), PAIR << 20, ROYAL, out)
+    return flop_sums_tables(flop, nets[None])[0]
+
+
+def flop_sums_tables(flop: tuple[int, int, int], nets: np.ndarray) -> np.ndarray:
+    """``flop_sums`` for several tables' nets at once, (T, 10, 4, 2, 5): (T, 5, 1326); the ranking is shared."""
+    out = np.zeros((len(nets), len(ROWS), HANDS), dtype=np.int64)
+    _kernel()(np.array(flop, dtype=np.int64), *compiled.tables(), np.ascontiguousarray(nets), pair_index(),
+              PAIR << 20, ROYAL, out)
     return out
 
 
 def solve(config: RoundConfig, limit: int | None = None,
           progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """The optimal strategy's expectation; ``limit`` walks only the first flops up to suits (a partial figure)."""
+    return solve_tables([config], limit, progress)[0]
+
+
+def solve_tables(configs: list[RoundConfig], limit: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """``solve`` for several configurations (blind tables) in one walk: the rankings and counts are shared."""
     started, cpu = time.perf_counter(), time.process_time()
-    nets, scale = integer_nets(config)
+    scaled = [integer_nets(c) for c in configs]
+    nets = np.stack([n for n, _ in scaled])
     classes = flop_classes()[:limit]
-    check = np.zeros(HANDS, dtype=np.int64)  # per own pair: sum over flops of the flop's best
-    four = np.zeros(HANDS, dtype=np.int64)
-    three = np.zeros(HANDS, dtype=np.int64)
-    stake_check = np.zeros(HANDS, dtype=np.int64)  # antes staked after a pre-flop check, x BOARDS per flop
-    flops_two = np.zeros(HANDS, dtype=np.int64)
-    river_plays = np.zeros(HANDS, dtype=np.int64)
-    river_seen = np.zeros(HANDS, dtype=np.int64)
-    flops_seen = np.zeros(HANDS, dtype=np.int64)
+    walks = [_Walk() for _ in configs]
     index = pair_index()
     for done, (flop, images) in enumerate(classes, 1):
-        sums = flop_sums(config, flop, nets)
-        two = sums[0] > sums[1]
-        best = np.where(two, sums[0], sums[1])
-        stake = np.where(two, 4 * BOARDS, 2 * BOARDS + sums[4])
+        sums = flop_sums_tables(flop, nets)
         live = np.ones(HANDS, dtype=bool)
         live[[index[a, b] for a, b in combinations(flop, 2)]] = False
         live[[index[c, x] for c in flop for x in range(52) if x not in flop]] = False
-        for moved in images:
-            check[moved] += best
-            four[moved] += sums[2]
-            three[moved] += sums[3]
-            stake_check[moved] += stake * live
-            flops_two[moved] += two & live
-            river_plays[moved] += np.where(two, 0, sums[4]) * live
-            river_seen[moved] += np.where(two, 0, BOARDS) * live
-            flops_seen[moved] += live
+        for walk, table_sums in zip(walks, sums):
+            walk.add(table_sums, images, live)
         if progress is not None:
             progress(done)
-    complete = limit is None or limit >= len(flop_classes())
-    if complete and not (flops_seen == FLOPS).all():
-        raise AssertionError("the flops up to suits did not cover every flop once per own pair")
-    choice = np.argmax(np.stack([check, three, four]), axis=0)  # 0 check, 1 3x, 2 4x; ties go to the smaller bet
-    best = np.choose(choice, [check, three, four])
-    per_pair = np.maximum(flops_seen, 1) * BOARDS * DEALER * scale
-    total = sum(Fraction(int(b), int(d)) for b, d in zip(best, per_pair))  # exact, in antes, summed over pairs
-    edge = -total / HANDS
-    staked = sum(Fraction(6 if c == 2 else 5 if c == 1 else 0) +
-                 (Fraction(int(s), int(max(f, 1)) * BOARDS) if c == 0 else 0)
-                 for c, s, f in zip(choice, stake_check, flops_seen)) / HANDS
-    checked = choice == 0
-    raise_classes = sorted({_hand_class(a, b) for i, (a, b) in enumerate(combinations(range(52), 2))
-                            if choice[i] == 2}, key=_class_order)
-    return {
-        "method": "exact: every own pair, flop, turn and river and the dealer's 990 pairs, optimal at each decision"
-                  if complete else f"partial: the first {len(classes)} of {len(flop_classes())} flops up to suits "
-                                   "(not the game's figure)",
-        "flops_up_to_suits": len(classes),
-        "house_edge_percent": round(float(edge) * 100, 4),
-        "house_edge_fraction": f"{edge.numerator}/{edge.denominator}",
-        "element_of_risk_percent": round(float(edge / staked) * 100, 4),
-        "average_staked_antes": round(float(staked), 6),
-        "preflop": {"4x": int((choice == 2).sum()), "3x": int((choice == 1).sum()), "check": int(checked.sum()),
-                    "of": HANDS, "4x_hands": raise_classes},
-        "flop_2x_share_after_check": round(float(flops_two[checked].sum() / max(flops_seen[checked].sum(), 1)), 6),
-        "river_play_share_after_two_checks": round(float(river_plays[checked].sum()
-                                                         / max(river_seen[checked].sum(), 1)), 6),
-        "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu, 1),
-        "note": "per ante (ante, blind and play; trips and progressive apart); the element of risk divides by "
-                "the average total staked",
-    }
+    seconds, cpu_seconds = round(time.perf_counter() - started, 1), round(time.process_time() - cpu, 1)
+    out = []
+    for config, walk, (_, scale) in zip(configs, walks, scaled):
+        figures = walk.result(scale, len(classes))
+        out.append({**figures, "blind_table": config["blind_table"], "seconds": seconds, "cpu_seconds": cpu_seconds})
+    return out
+
+
+class _Walk:
+    """One table's sums over the flops up to suits, scattered to every image's own pairs."""
+
+    def __init__(self) -> None:
+        self.check = np.zeros(HANDS, dtype=np.int64)  # per own pair: sum over flops of the flop's best
+        self.four = np.zeros(HANDS, dtype=np.int64)
+        self.three = np.zeros(HANDS, dtype=np.int64)
+        self.stake_check = np.zeros(HANDS, dtype=np.int64)  # antes staked after a pre-flop check, x BOARDS a flop
+        self.flops_two = np.zeros(HANDS, dtype=np.int64)
+        self.river_plays = np.zeros(HANDS, dtype=np.int64)
+        self.river_seen = np.zeros(HANDS, dtype=np.int64)
+        self.flops_seen = np.zeros(HANDS, dtype=np.int64)
+
+    def add(self, sums: np.ndarray, images: tuple[np.ndarray, ...], live: np.ndarray) -> None:
+        two = sums[0] > sums[1]
+        best = np.where(two, sums[0], sums[1])
+        stake = np.where(two, 4 * BOARDS, 2 * BOARDS + sums[4])
+        for moved in images:
+            self.check[moved] += best
+            self.four[moved] += sums[2]
+            self.three[moved] += sums[3]
+            self.stake_check[moved] += stake * live
+            self.flops_two[moved] += two & live
+            self.river_plays[moved] += np.where(two, 0, sums[4]) * live
+            self.river_seen[moved] += np.where(two, 0, BOARDS) * live
+            self.flops_seen[moved] += live
+
+    def result(self, scale: int, walked: int) -> dict[str, Any]:
+        check, four, three = self.check, self.four, self.three
+        stake_check, flops_two, flops_seen = self.stake_check, self.flops_two, self.flops_seen
+        river_plays, river_seen = self.river_plays, self.river_seen
+        classes = flop_classes()[:walked]
+        complete = walked >= len(flop_classes())
+        if complete and not (flops_seen == FLOPS).all():
+            raise AssertionError("the flops up to suits did not cover every flop once per own pair")
+        choice = np.argmax(np.stack([check, three, four]), axis=0)  # 0 check, 1 3x, 2 4x; ties go to the smaller bet
+        best = np.choose(choice, [check, three, four])
+        per_pair = np.maximum(flops_seen, 1) * BOARDS * DEALER * scale
+        total = sum(Fraction(int(b), int(d)) for b, d in zip(best, per_pair))  # exact, in antes, summed over pairs
+        edge = -total / HANDS
+        staked = sum(Fraction(6 if c == 2 else 5 if c == 1 else 0) +
+                     (Fraction(int(s), int(max(f, 1)) * BOARDS) if c == 0 else 0)
+                     for c, s, f in zip(choice, stake_check, flops_seen)) / HANDS
+        checked = choice == 0
+        raise_classes = sorted({_hand_class(a, b) for i, (a, b) in enumerate(combinations(range(52), 2))
+                                if choice[i] == 2}, key=_class_order)
+        return {
+            "method": "exact: every own pair, flop, turn and river and the dealer's 990 pairs, optimal at each decision"
+                      if complete else f"partial: the first {len(classes)} of {len(flop_classes())} flops up to suits "
+                                       "(not the game's figure)",
+            "flops_up_to_suits": len(classes),
+            "house_edge_percent": round(float(edge) * 100, 4),
+            "house_edge_fraction": f"{edge.numerator}/{edge.denominator}",
+            "element_of_risk_percent": round(float(edge / staked) * 100, 4),
+            "average_staked_antes": round(float(staked), 6),
+            "preflop": {"4x": int((choice == 2).sum()), "3x": int((choice == 1).sum()), "check": int(checked.sum()),
+                        "of": HANDS, "4x_hands": raise_classes},
+            "flop_2x_share_after_check": round(float(flops_two[checked].sum() / max(flops_seen[checked].sum(), 1)), 6),
+            "river_play_share_after_two_checks": round(float(river_plays[checked].sum()
+                                                             / max(river_seen[checked].sum(), 1)), 6),
+            "note": "per ante (ante, blind and play; trips and progressive apart); the element of risk divides by "
+                    "the average total staked",
+        }
 
 
 RANKS = "23456789TJQKA"

@@ -10,6 +10,7 @@ import pytest
 from controller import games
 from controller.house_edge import ultimate_texas_holdem as uth
 from controller.house_edge import ultimate_texas_holdem_optimal as optimal
+from tests.tablectl import ROOT
 
 pytest.importorskip("numba")
 
@@ -45,25 +46,26 @@ def direct_sums(cfg: object, flop: tuple[int, int, int], hole: tuple[int, int]) 
     return sums
 
 
-@pytest.mark.parametrize("blind_table", ["seed", "common"])
-def test_kernel_counts_equal_every_dealer_pair_ranked(blind_table: str) -> None:
-    cfg = config(blind_table=blind_table)
+def test_kernel_counts_equal_every_dealer_pair_ranked() -> None:
+    seed, common = config(), config(blind_table="common")
     flop = (0, 8, 45)  # deuce, four, king of one suit and another
-    sums = optimal.flop_sums(cfg, flop)  # type: ignore[arg-type]
+    nets = np.stack([optimal.integer_nets(c)[0] for c in (seed, common)])  # type: ignore[arg-type]
+    both = optimal.flop_sums_tables(flop, nets)  # both tables on one walk of the boards
     index = optimal.pair_index()
-    for hole in [(1, 2), (12, 32), (48, 51)]:  # nothing much, two suits apart, a pair of aces
-        assert list(sums[:, index[hole]]) == direct_sums(cfg, flop, hole)
-    assert not sums[:, index[0, 1]].any()  # an own pair using a flop card has no deals
+    for hole in [(1, 2), (48, 51)]:  # nothing much; a pair of aces
+        assert list(both[0][:, index[hole]]) == direct_sums(seed, flop, hole)
+    assert list(both[1][:, index[12, 32]]) == direct_sums(common, flop, (12, 32))  # two suits apart
+    assert (both[0] == optimal.flop_sums(seed, flop)).all()  # type: ignore[arg-type]
+    assert not both[:, :, index[0, 1]].any()  # an own pair using a flop card has no deals
 
 
 def test_flops_up_to_suits_cover_every_flop_once() -> None:
     classes = optimal.flop_classes()
     assert len(classes) == uth.OPTIMAL_STEPS
-    flops = set()
-    for flop, images in classes:
+    every = np.arange(optimal.HANDS)
+    for _, images in classes:
         for moved in images:
-            assert sorted(moved) == list(range(optimal.HANDS))  # a permutation of the own pairs
-        flops.add(flop)
+            assert (np.sort(moved) == every).all()  # a permutation of the own pairs
     assert sum(len(images) for _, images in classes) == 22100
 
 
@@ -73,10 +75,13 @@ def test_common_blind_table_scales_the_nets_to_half_antes() -> None:
     assert optimal.integer_nets(config())[1] == 1  # type: ignore[arg-type]
 
 
-def test_partial_walk_says_it_is_partial() -> None:
-    figures = optimal.solve(config(), limit=2)  # type: ignore[arg-type]
-    assert figures["method"].startswith("partial")
-    assert figures["flops_up_to_suits"] == 2
+def test_partial_walk_says_it_is_partial_and_tables_walk_together() -> None:
+    seed, common = config(), config(blind_table="common")
+    together = optimal.solve_tables([seed, common], limit=2)  # type: ignore[list-item]
+    alone = optimal.solve(common, limit=2)  # type: ignore[arg-type]
+    assert together[0]["method"].startswith("partial") and together[0]["flops_up_to_suits"] == 2
+    times = ("seconds", "cpu_seconds")
+    assert {k: v for k, v in together[1].items() if k not in times} == {k: v for k, v in alone.items() if k not in times}
 
 
 @pytest.mark.slow
@@ -85,3 +90,5 @@ def test_full_walk_gives_the_documented_figure() -> None:
     figures = optimal.solve(config())  # type: ignore[arg-type]
     assert figures["method"].startswith("exact")
     assert figures["preflop"]["3x"] == 0
+    text = (ROOT / "docs" / "games" / "ultimate-texas-holdem.md").read_text(encoding="utf-8")
+    assert f"**{figures['house_edge_percent']:.4f} %**" in text.replace("−", "-")
