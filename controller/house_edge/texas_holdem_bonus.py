@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from typing import Any, Callable
@@ -170,6 +171,50 @@ def other_variants(spec: GameSpec, config: RoundConfig, args: argparse.Namespace
     return configs
 
 
+@cache
+def _boards(cards: int) -> np.ndarray:
+    """Every ``cards``-subset of 50 positions (the cards left after an own pair), as rows of positions."""
+    return np.array(list(combinations(range(50), cards)), dtype=np.int8)
+
+
+def progressive_counts(config: RoundConfig) -> tuple[int, ...]:
+    """Per paytable key (``ultimate_texas_holdem.KEYS``): the (own pair, cards) deals the progressive pays on.
+
+    Every own pair with every flop (``progressive_cards = flop``: 1 326 x 19 600 deals, ten per five-card
+    hand) or every five board cards (``seven``: 1 326 x 2 118 760, 21 per seven-card hand); a pair the
+    stated strategy folds before the flop loses its chip, so its deals count as paying nothing.
+    """
+    from controller.house_edge.ultimate_texas_holdem import KEYS, key_counts, key_index
+
+    seven = config["progressive_cards"] == "seven"
+    counts = np.array(key_counts(7 if seven else 5), dtype=np.int64) * (21 if seven else 10)
+    boards = _boards(5 if seven else 3)
+    folded = np.zeros(len(KEYS), dtype=np.int64)
+    table = _preflop_table()
+    for a, b in combinations(range(52), 2):
+        if table[a, b]:
+            continue
+        rest = np.array([c for c in range(52) if c not in (a, b)], dtype=np.int64)
+        rows = np.concatenate([np.tile(np.array([a, b]), (len(boards), 1)), rest[boards]], axis=1)
+        folded += np.bincount(key_index(rank_batch(rows)), minlength=len(KEYS))
+    counts -= folded
+    counts[0] += int(folded.sum())  # a folded chip: no prize (high card is no prize line)
+    return tuple(int(c) for c in counts)
+
+
+def progressive_exact(config: RoundConfig, meter: int) -> dict[str, Any]:
+    from controller.house_edge.ultimate_texas_holdem import progressive_exact as exact
+
+    counts = progressive_counts(config)
+    played = Fraction(int(_preflop_table().sum()) // 2, 1326)  # only the chips still in the hand are in the draw
+    figures = exact(config, counts, meter, played)
+    figures["method"] = (f"exact over all {sum(counts)} deals of an own pair and the "
+                         f"{'five board cards' if config['progressive_cards'] == 'seven' else 'flop'} "
+                         f"(progressive_cards = {config['progressive_cards']}); the 60 pairs the stated strategy "
+                         "folds before the flop lose the chip")
+    return figures
+
+
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
     if not rounds and not getattr(args, "exact", False):
@@ -179,6 +224,12 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     out["bets"]["bonus"] = bonus_exact(config)
     out["bonus_seconds"] = round(time.perf_counter() - started, 3)
     methods = ["exact bonus"]
+    if config["progressive"]:
+        started = time.perf_counter()
+        meter = getattr(args, "meter", None)
+        out["bets"]["progressive"] = progressive_exact(config, 1_000_000 if meter is None else meter)
+        out["progressive_seconds"] = round(time.perf_counter() - started, 3)
+        methods.append("exact progressive")
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")

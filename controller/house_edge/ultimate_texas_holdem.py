@@ -68,7 +68,9 @@ def trips_exact(config: RoundConfig, counts: tuple[int, ...]) -> dict[str, Any]:
             "note": f"exact over all {total} seven-card hands, trips table {config.variant.upper()}"}
 
 
-def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) -> dict[str, Any]:
+def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int,
+                      in_draw: Fraction = Fraction(1)) -> dict[str, Any]:
+    """The progressive chip's return; ``in_draw``: the share of chips that take part in the special prize draw."""
     total = sum(counts)
     stake = config["progressive_stake"]
     paid = fixed_paid = 0
@@ -91,7 +93,7 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) 
     special: dict[str, Any] | None = None
     if config.get("special_prizes"):  # one number per chip, wins of faces take the prize: independent of the hand
         table = config.paytable["special"]
-        chance = Fraction(int(table["wins"]), int(table["faces"]))
+        chance = Fraction(int(table["wins"]), int(table["faces"])) * in_draw
         prize = table["prize"]
         amount = meter * int(prize["share"][0]) // int(prize["share"][1]) if "share" in prize else int(prize["fixed"])
         special = {"probability": float(chance), "prize": amount,
