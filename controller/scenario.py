@@ -143,7 +143,7 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
     order (as the runtime does) and reported with ``paid`` and ``meter_after``.
     """
     rejected: list[dict[str, Any]] = []
-    alerts: list[dict[str, str]] = []
+    alerts: list[dict[str, Any]] = []
     meters: list[dict[str, Any]] = []
     draws: list[dict[str, Any]] = []  # what the round asked the table's random-draw apparatus for
     for index, event in enumerate(events):
@@ -156,7 +156,7 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
                     draws.append({"index": index, "count": effect.count, "faces": effect.faces,
                                   "purpose": effect.purpose})
                 elif isinstance(effect, MeterChange):
-                    entry = {"index": index, **_meter_json(effect)}
+                    entry: dict[str, Any] = {"index": index, **_meter_json(effect)}
                     if meter_values is not None and effect.meter in meter_values:
                         paid, meter_values[effect.meter] = apply_meter(meter_values[effect.meter], effect)
                         if effect.kind == "hit":

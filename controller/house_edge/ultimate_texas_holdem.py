@@ -91,6 +91,7 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int,
         lines[key] = {"hands": n, "probability": n / total, "prize": prize}
     rtp = paid / total / stake
     special: dict[str, Any] | None = None
+    special_fixed = Fraction(0)  # the special prize's fixed amounts over all hands
     if config.get("special_prizes"):  # one number per chip, wins of faces take the prize: independent of the hand
         table = config.paytable["special"]
         chance = Fraction(int(table["wins"]), int(table["faces"])) * in_draw
@@ -102,13 +103,13 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int,
         if "share" in prize:
             share_hands += float(total * chance * int(prize["share"][0]) / int(prize["share"][1]))
         else:
-            fixed_paid += float(total * chance * amount)
+            special_fixed = total * chance * amount
     return {
         "method": f"exact over all {total} hands of {'five' if total < 3_000_000 else 'seven'} cards "
                   f"(progressive_cards = {config['progressive_cards']})",
         "meter": meter, "stake": stake,
         "return_percent": round(rtp * 100, 4), "house_edge_percent": round((1 - rtp) * 100, 4),
-        "meter_for_100_percent_return": math.ceil((stake * total - fixed_paid) / share_hands) if share_hands else None,
+        "meter_for_100_percent_return": math.ceil((stake * total - fixed_paid - special_fixed) / share_hands) if share_hands else None,
         "expected_paid_per_chip": round(paid / total, 4), "lines": lines,
         **({"special_prize": special} if special is not None else {}),
     }

@@ -287,11 +287,13 @@ class _Walk:
         choice = np.argmax(np.stack([check, three, four]), axis=0)  # 0 check, 1 3x, 2 4x; ties go to the smaller bet
         best = np.choose(choice, [check, three, four])
         per_pair = np.maximum(flops_seen, 1) * BOARDS * DEALER * scale
-        total = sum(Fraction(int(b), int(d)) for b, d in zip(best, per_pair))  # exact, in antes, summed over pairs
+        total = Fraction(0)  # exact, in antes, summed over the own pairs
+        staked = Fraction(0)
+        for b, d, c, s, f in zip(best, per_pair, choice, stake_check, flops_seen):
+            total += Fraction(int(b), int(d))
+            staked += Fraction(6 if c == 2 else 5) if c else Fraction(int(s), max(int(f), 1) * BOARDS)
         edge = -total / HANDS
-        staked = sum(Fraction(6 if c == 2 else 5 if c == 1 else 0) +
-                     (Fraction(int(s), int(max(f, 1)) * BOARDS) if c == 0 else 0)
-                     for c, s, f in zip(choice, stake_check, flops_seen)) / HANDS
+        staked /= HANDS
         checked = choice == 0
         raise_classes = sorted({_hand_class(a, b) for i, (a, b) in enumerate(combinations(range(52), 2))
                                 if choice[i] == 2}, key=_class_order)
