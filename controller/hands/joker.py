@@ -26,6 +26,7 @@ order.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Sequence
 
 from controller.cards import Card, deck
@@ -80,15 +81,34 @@ def pai_gow_scale(value: int) -> int:
     return value
 
 
+def _pai_gow_natural(natural: tuple[Card, ...]) -> tuple[int, int]:
+    """(Pai Gow value, standard value of those five) of the best five of natural cards.
+
+    The standard best five is the Pai Gow best five except among straights and
+    straight flushes: of six or seven cards holding both A-2-3-4-5 and a
+    six-high (or better) straight of the same category, the standard scale
+    keeps the higher top card and the Pai Gow scale may prefer the wheel. So a
+    straight or straight flush is looked at again five cards at a time.
+    """
+    value = high_value(natural)
+    if len(natural) == 5 or value_category(value) not in (STRAIGHT, STRAIGHT_FLUSH):
+        return pai_gow_scale(value), value
+    best = (pai_gow_scale(value), value)
+    for five in combinations(natural, 5):
+        five_value = high_value(five)
+        if value_category(five_value) == value_category(value):
+            best = max(best, (pai_gow_scale(five_value), five_value))
+    return best
+
+
 def pai_gow_high(cards: Sequence[Card]) -> HighHand:
     """The best five of five or more cards, the joker under the Pai Gow rule."""
     cards = tuple(cards)
     check_cards(cards, 5, jokers=True)
     natural, jokers = _split(cards)
     if not jokers:
-        value = high_value(natural)
-        hand = _wrap(natural, pai_gow_scale(value), value, None, cards[0])
-        return hand
+        scaled, value = _pai_gow_natural(natural)
+        return _wrap(natural, scaled, value, None, cards[0])
     joker = next(c for c in cards if c.is_joker)
     if _five_of_a_kind(natural, (14,)):
         value = make_value(FIVE_OF_A_KIND, (14,))
@@ -98,10 +118,9 @@ def pai_gow_high(cards: Sequence[Card]) -> HighHand:
     for sub in _FULL_DECK:
         if sub in held:
             continue
-        value = high_value(natural + (sub,))
+        scaled, value = _pai_gow_natural(natural + (sub,))
         if sub.rank != 14 and value_category(value) not in _STRAIGHTISH:
             continue
-        scaled = pai_gow_scale(value)
         if best is None or scaled > best[0]:
             best = (scaled, value, sub)
     assert best is not None  # an ace is always free: at most three aces here
