@@ -101,6 +101,34 @@ def _pai_gow_natural(natural: tuple[Card, ...]) -> tuple[int, int]:
     return best
 
 
+def _joker_stands_for(natural: tuple[Card, ...]) -> list[Card]:
+    """The cards the joker may stand for that can matter: every free ace, and per rank one free card and one of
+    every suit that four of the others hold (so that flushes and straight flushes are among them)."""
+    held = set(natural)
+    flush_suits = {s for s in "cdhs" if sum(1 for c in natural if c.suit == s) >= 4}
+    out = [c for c in _FULL_DECK if c.rank == 14 and c not in held]
+    for rank in range(2, 14):
+        free = [c for c in _FULL_DECK if c.rank == rank and c not in held]
+        out.extend({*free[:1], *(c for c in free if c.suit in flush_suits)})
+    return out
+
+
+def pai_gow_value(cards: Sequence[Card]) -> int:
+    """The Pai Gow value of the best five of five or more checked cards: ``pai_gow_high(cards).value``, without
+    naming the hand (the house way and the house-edge tool rank many)."""
+    natural = tuple(c for c in cards if not c.is_joker)
+    if len(natural) == len(cards):
+        return _pai_gow_natural(natural)[0]
+    if sum(1 for c in natural if c.rank == 14) == 4:
+        return make_value(FIVE_OF_A_KIND, (14,))
+    best = 0
+    for sub in _joker_stands_for(natural):
+        scaled, value = _pai_gow_natural(natural + (sub,))
+        if (sub.rank == 14 or value_category(value) in _STRAIGHTISH) and scaled > best:
+            best = scaled
+    return best
+
+
 def pai_gow_high(cards: Sequence[Card]) -> HighHand:
     """The best five of five or more cards, the joker under the Pai Gow rule."""
     cards = tuple(cards)

@@ -138,7 +138,9 @@ class Daemon:
                 shoe_device = self.config.devices.get("shoe")
                 if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
                     decks = int(self.config.round_config.get("decks", 1) or 1)  # no decks option: one deck
-                    shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
+                    jokers = int(self.config.round_config.get("jokers", 0) or 0)  # Pai Gow's 53rd card
+                    shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8,
+                                         jokers)
                     self.devices["shoe"] = shoe
                 self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
                 self.devices["bets"] = SimulatedPanel("bets")

@@ -44,6 +44,9 @@ The strategies (docs/simulation.md repeats them):
 - Red Dog, Bulldog: one to three spots, now and then one or two more players
   on a spot (each named, one spot each); each raises the whole bet where the
   round says the strategy would (``wants_raise``: a spread of seven or more).
+- Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
+  round in three (the dealer's stake against it about the box's usual bet);
+  every player, the banker too, asks for the house way (``set`` without cards).
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.holdem_streets import StreetsRound
 from controller.games.layout_game import LayoutRound
+from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.open_face import OpenFaceRound
 from controller.games.poker_room.round import PokerRoomRound
@@ -234,6 +238,25 @@ class RedDogPlayers(Players):
         return out + [CARD]
 
 
+class PaiGowPlayers(Players):
+    """Pai Gow Poker: a bet on one to four boxes, a banker now and then, every hand set the house way."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        seats = sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes))))
+        out = []
+        if round_.config.get("player_banking") and self.rng.random() < 1 / 3:
+            banker = seats.pop(0) if len(seats) > 1 else seats[0]
+            out.append(Bet(banker, "bank", self.amount(round_, "bank")))
+            seats = [s for s in seats if s != banker]
+        return out + [Bet(seat, "bet", self.amount(round_, "bet")) for seat in seats]
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, PaiGowRound) or not prompt or "action" not in prompt.expects:
+            return []
+        return [Action(prompt.seat, "set")] if prompt.seat is not None else []
+
+
 def qualifies(cards: Sequence[Card]) -> bool:
     """The players' rule: a pair or better; with five or more cards ace-king; with three, queen high."""
     ranks = [c.rank for c in cards]
@@ -407,6 +430,7 @@ STRATEGIES: dict[str, type[Players]] = {
     "holdem-streets": StreetsPlayers,
     "blackjack": BlackjackPlayers,
     "red-dog": RedDogPlayers,
+    "pai-gow": PaiGowPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
     "open-face-chinese": OpenFacePlayers,

@@ -127,3 +127,17 @@ def test_pai_gow_high_agrees_with_brute_force_on_random_seven_card_hands() -> No
 def test_a_wheel_beside_a_six_high_straight_is_the_wheel() -> None:
     assert pai_gow_high(parse_cards("Ac 2d 3h 4s 5c 6d Kh")).name == "Straight, five high"
     assert pai_gow_high(parse_cards("Ac 2c 3c 4c 5c 6c Kh")).name == "Straight flush, five high"
+
+
+def test_pai_gow_value_is_the_named_hands_value() -> None:
+    import random
+
+    from controller.cards import deck
+    from controller.hands.joker import pai_gow_value
+
+    rng = random.Random(7)
+    cards = deck(jokers=1)
+    hands = [rng.sample(cards, size) for size in (5, 6, 7) for _ in range(300)]
+    hands += [[*parse_cards(text), JOKER] for text in ("2h 5h 9h Kh 3c 7d", "Ah 2h 3h 4h 9c 9d", "Th Jh Qh Kh 2c 3c")]
+    for hand in hands:
+        assert pai_gow_value(hand) == pai_gow_high(hand).value, hand
