@@ -44,6 +44,10 @@ The strategies (docs/simulation.md repeats them):
 - Red Dog, Bulldog: one to three spots, now and then one or two more players
   on a spot (each named, one spot each); each raises the whole bet where the
   round says the strategy would (``wants_raise``: a spread of seven or more).
+- Baccara (chemin de fer): a seat banks a few chips' worth; one to four
+  others stake against it within the bank, one round in eight a banco solo,
+  one in ten a banco avec beside the banker; at a choice punto draws on 5
+  and banco draws on 3 against a 9 (``wants``), and so against a banco solo.
 - Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
   round in three (the dealer's stake against it about the box's usual bet);
   every player, the banker too, asks for the house way (``set`` without cards).
@@ -61,6 +65,7 @@ from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.holdem_streets import StreetsRound
+from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
 from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.poker_room.chinese import ChinesePokerRound
@@ -236,6 +241,34 @@ class RedDogPlayers(Players):
         out: list[Move] = [Action(b.seat, "raise", player=b.player) for b in round_.bets
                            if (b.seat, b.player) not in raised and round_.wants_raise(b.seat, b.player)]
         return out + [CARD]
+
+
+class CheminDeFerPlayers(Players):
+    """Baccara, chemin de fer: a banker, stakes against the bank within it, now and then banco solo or avec."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        seats = int(round_.config.get("seats", boxes))
+        order = self.rng.sample(range(1, seats + 1), min(seats, self.rng.randint(2, 5)))
+        banker, others = order[0], order[1:]
+        bank = self.amount(round_, "bank", 4) * 2  # even, so that half the bank is a stake
+        out = [Bet(banker, "bank", bank)]
+        if self.rng.random() < 1 / 8:
+            return out + [Bet(others[0], "banco_solo", bank)]
+        if len(others) > 1 and self.rng.random() < 1 / 10:
+            out.append(Bet(others.pop(), "banco_avec", bank // 2))
+        room = bank
+        for seat in others:
+            amount = min(room, self.amount(round_, "punto"))
+            if amount > 0:
+                out.append(Bet(seat, "punto", amount))
+                room -= amount
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, BaccaraRound) or not prompt or "action" not in prompt.expects:
+            return [CARD] if prompt and "card" in prompt.expects else []
+        side = round_.pending
+        return [Action(prompt.seat, round_.wants(side))] if side and prompt.seat is not None else []
 
 
 class PaiGowPlayers(Players):
@@ -431,6 +464,7 @@ STRATEGIES: dict[str, type[Players]] = {
     "blackjack": BlackjackPlayers,
     "red-dog": RedDogPlayers,
     "pai-gow": PaiGowPlayers,
+    "chemin-de-fer": CheminDeFerPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
     "open-face-chinese": OpenFacePlayers,
