@@ -48,6 +48,10 @@ The strategies (docs/simulation.md repeats them):
   others stake against it within the bank, one round in eight a banco solo,
   one in ten a banco avec beside the banker; at a choice punto draws on 5
   and banco draws on 3 against a 9 (``wants``), and so against a banco solo.
+- Oasis Stud Poker: an ante on one to four boxes, the bonus about a third
+  of the time; bet with a pair or better or ace-king, else switch the odd
+  card of four to a flush where switching is allowed, else fold; buy the
+  dealer a game with two pair or better (``suggested``, ``buys``).
 - Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
   round in three (the dealer's stake against it about the box's usual bet);
   every player, the banker too, asks for the house way (``set`` without cards).
@@ -67,6 +71,7 @@ from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.holdem_streets import StreetsRound
 from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
+from controller.games.oasis_stud import OasisRound, buys, rank_hand
 from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.open_face import OpenFaceRound
@@ -271,6 +276,34 @@ class CheminDeFerPlayers(Players):
         return [Action(prompt.seat, round_.wants(side))] if side and prompt.seat is not None else []
 
 
+class OasisPlayers(Players):
+    """Oasis Stud: antes, a bonus now and then, the stated decisions (the game's ``suggested`` and ``buys``)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes)))):
+            out.append(Bet(seat, "ante", self.amount(round_, "ante")))
+            if self.rng.random() < 0.35:
+                out.append(Bet(seat, "bonus", self.amount(round_, "bonus")))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, OasisRound) or not prompt:
+            return []
+        if round_.owed or "action" not in prompt.expects:
+            return [CARD] if "card" in prompt.expects else []
+        if round_.phase == "buy":
+            wanted: list[Move] = [Action(s, "buy_dealer") for s in round_.boxes()
+                                  if round_.decided.get(s) == "bet" and s not in round_.buyers
+                                  and buys(round_.table, rank_hand(round_.config, round_.hands[s]))]
+            return wanted + [CloseBets()]
+        out: list[Move] = []
+        for seat in [s for s in round_.boxes() if s not in round_.decided]:
+            out += [round_.suggested(seat), Action(seat, "fold")]
+        return out
+
+
 class PaiGowPlayers(Players):
     """Pai Gow Poker: a bet on one to four boxes, a banker now and then, every hand set the house way."""
 
@@ -464,6 +497,7 @@ STRATEGIES: dict[str, type[Players]] = {
     "blackjack": BlackjackPlayers,
     "red-dog": RedDogPlayers,
     "pai-gow": PaiGowPlayers,
+    "oasis": OasisPlayers,
     "chemin-de-fer": CheminDeFerPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
