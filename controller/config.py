@@ -391,9 +391,9 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
     try:
         config = spec.resolve(variant_id, options, games.paytable_of(spec))
     except ValueError as exc:
-        name = next((n for n in files if str(exc).startswith(f"option '{n}': ")), None)
-        if name is not None:  # a problem in the rules file: the option, the file, the place in it
-            c.plain(f"options.{name}", f"{files[name]}: {str(exc).split(': ', 1)[1]}")
+        in_file = next((n for n in files if str(exc).startswith(f"option '{n}': ")), None)
+        if in_file is not None:  # a problem in the rules file: the option, the file, the place in it
+            c.plain(f"options.{in_file}", f"{files[in_file]}: {str(exc).split(': ', 1)[1]}")
             return None, given
         c.plain(_place_of(str(exc)), str(exc).split(": ", 1)[-1] if str(exc).startswith("limits") else str(exc))
         return None, given

@@ -50,8 +50,9 @@ The strategies (docs/simulation.md repeats them):
   and banco draws on 3 against a 9 (``wants``), and so against a banco solo.
 - Oasis Stud Poker: an ante on one to four boxes, the bonus about a third
   of the time; bet with a pair or better or ace-king, else switch the odd
-  card of four to a flush where switching is allowed, else fold; buy the
-  dealer a game with two pair or better (``suggested``, ``buys``).
+  card of four to a flush where switching is allowed, else fold where the
+  dealer opens with ace-king and bet where he needs a pair; buy the dealer
+  a game with two pair or better (``suggested``, ``buys``).
 - Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
   round in three (the dealer's stake against it about the box's usual bet);
   every player, the banker too, asks for the house way (``set`` without cards).
