@@ -29,13 +29,12 @@ from controller.floor.state import TableState
 from controller.runtime.journal import Journal
 from controller.runtime.logs import log
 
-try:  # the tables' record signatures (controller/runtime/integrity.py), where this release has them
-    from controller.runtime.integrity import public_key_from_hex, verify_record
-except ImportError:  # pragma: no cover - a release without signatures: the chain alone is checked
-    public_key_from_hex = verify_record = None  # type: ignore[assignment]
+from controller.runtime.integrity import public_key_from_hex, verify_record
 
 GAP_S = 10.0  # a record missing for this long while later ones of its table are here: a floor alarm
 STALL_S = 3.0  # the stream has more than the floor and nothing arrived for this long: start the consumer again
+KEY_LOOK_S = 5.0  # a table without a key on the floor: its keys folder is looked at again after this long
+KEY_NAMES = ("{table}.pub", "{table}.key.pub")  # the table's journal.sqlite.key.pub, copied under its table id
 
 
 class FloorService:
@@ -47,7 +46,8 @@ class FloorService:
         self.alarms: list[dict[str, Any]] = []
         self.stream_seq = 0
         self.waiting: dict[str, dict[int, tuple[schema.Received, int, float]]] = {}
-        self.keys: dict[str, Any] = {}
+        self.keys: dict[str, tuple[Any, float]] = {}  # table -> (its public key or None, when looked up)
+        self.key_problems: set[str] = set()  # a bad key file is an alarm once, not at every look-up
         self.connected = False
         self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self.last_arrival = time.monotonic()
@@ -113,35 +113,69 @@ class FloorService:
         self._drain(state)
 
     def _key(self, table: str) -> Any:
-        """The table's public key from the floor's keys folder (None: the chain alone is checked)."""
-        if table not in self.keys:
-            self.keys[table] = None
-            if self.config.keys is not None and verify_record is not None:
-                path = self.config.keys / f"{table}.pub"
-                try:
-                    self.keys[table] = public_key_from_hex(path.read_text())
-                except (OSError, ValueError):
-                    pass
-        return self.keys[table]
+        """The table's public key from the floor's keys folder (``<table>.pub`` or ``<table>.key.pub``), or None
+        (the chain alone is checked). A table without one is looked up again every ``KEY_LOOK_S``: a key copied
+        in while the floor runs is used from the next record on."""
+        if self.config.keys is None:
+            return None
+        key, when = self.keys.get(table, (None, -KEY_LOOK_S))
+        if key is not None or time.monotonic() - when < KEY_LOOK_S:
+            return key
+        for name in KEY_NAMES:
+            path = self.config.keys / name.format(table=table)
+            try:
+                text = path.read_text(encoding="ascii")
+            except FileNotFoundError:
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                self._key_problem(table, f"table {table}: its public key {path} cannot be read ({exc}); "
+                                         "its records are checked by their chain only")
+                break
+            try:
+                key = public_key_from_hex(text)
+            except ValueError:
+                self._key_problem(table, f"table {table}: {path} is not a public key (64 hex digits, the table's "
+                                         "journal.sqlite.key.pub); its records are checked by their chain only")
+                break
+            log(logging.INFO, "table key found", table=table, key=str(path))
+            break
+        self.keys[table] = (key, time.monotonic())
+        return key
+
+    def _key_problem(self, table: str, text: str) -> None:
+        if text not in self.key_problems:
+            self.key_problems.add(text)
+            self.alarm(table, text)
 
     def _apply(self, state: TableState, got: schema.Received) -> None:
+        """Check one record against the table's chain, then its signature where the floor has the table's key.
+
+        A signature covers the record's hash, and through ``prev`` every record before it: the first good one
+        after the key arrives vouches for what the floor had checked by the chain alone. A record without the
+        table's signature, or not matching its hash, turns the tile's ``signed`` off for good (``unsigned``
+        counts them), each one a floor alarm."""
         chain = state.chain()
+        prev_hash = state.last_hash
+        key = self._key(got.table)
         try:
-            key = self._key(got.table)
-            if key is not None and got.record.seq > state.last_seq:
-                problem = verify_record({**got.record.to_json(), "sig": got.sig}, state.last_hash, key)
-                if problem is not None:
-                    raise schema.ChainBroken(problem)
-                state.signed = True
             verdict = chain.check(got.record)
         except schema.ChainBroken as exc:
             self.alarm(got.table, f"table {got.table}: {exc}")
             if got.record.seq <= state.last_seq:
                 return
-            verdict = "ok"  # the alarm stands; the floor follows the table from here
+            if key is not None:
+                state.signed, state.unsigned = False, state.unsigned + 1
+            verdict = "broken"  # the alarm stands; the floor follows the table from here
         if verdict == "duplicate":
             state.duplicates += 1
             return
+        if key is not None and verdict == "ok":
+            problem = verify_record({**got.record.to_json(), "sig": got.sig}, prev_hash, key)
+            if problem is not None:
+                state.signed, state.unsigned = False, state.unsigned + 1
+                self.alarm(got.table, f"table {got.table}: {problem}")
+            elif state.unsigned == 0:
+                state.signed = True
         state.apply(got.record)
         if self.keep_latencies:
             self.latencies_ns.append((got.record.wall_ns, time.time_ns() - got.record.wall_ns))

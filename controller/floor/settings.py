@@ -22,7 +22,7 @@ The floor service (``tablectl floor --config FILE``)::
     http = "127.0.0.1:8470"               # the floor view; "" for none
     replicas = 1                          # JetStream replicas of the streams it creates (3 on a cluster)
     domain = "hub"                        # optional: the hub's JetStream domain
-    keys = "/etc/tablectl-floor/keys"     # optional: <table>.pub, each table's public key (signatures checked)
+    keys = "/etc/tablectl-floor/keys"     # optional: <table>.pub or <table>.key.pub, each table's public key
     currency = "SEK"
     minor_unit = 100
 
@@ -73,7 +73,7 @@ class FloorConfig:
     links: Mapping[str, LinkConfig] = field(default_factory=dict)
     checkpoint_s: float = 5.0
     domain: str | None = None
-    keys: Path | None = None  # a folder of <table>.pub files (the tables' public keys, 64 hex digits each)
+    keys: Path | None = None  # a folder of <table>.pub or <table>.key.pub files (public keys, 64 hex digits each)
 
 
 class FloorConfigError(ValueError):
@@ -194,7 +194,10 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
         bad("floor.domain", domain, "the hub's JetStream domain, a name of lower-case letters, digits, '-' or '_'")
     keys = floor.get("keys")
     if keys is not None and not (isinstance(keys, str) and keys.strip()):
-        bad("floor.keys", keys, "the folder of the tables' public keys (<table>.pub)")
+        bad("floor.keys", keys, "the folder of the tables' public keys (<table>.pub or <table>.key.pub)")
+    elif keys is not None and not (base / keys).is_dir():
+        bad("floor.keys", keys, "no such folder: the folder of the tables' public keys (<table>.pub or "
+                                "<table>.key.pub)")
     links: dict[str, LinkConfig] = {}
     section = data.get("link", {})
     if not isinstance(section, Mapping):
