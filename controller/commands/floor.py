@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[no-untyped-def]
                  measure: str | None = None) -> int:
     from controller.floor.link import LinkController
+    from controller.floor.security import BusRefused
     from controller.floor.service import FloorService
     from controller.runtime.journal import JournalError
 
@@ -80,17 +81,22 @@ async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[
                   f"{'http://%s:%d/' % config.http if config.http else 'none'}", flush=True)
         names = only_links or ([] if no_links else list(config.links))
         for name in names:
-            link = LinkController(config.links[name], config.servers, config.credentials, config.replicas,
+            link = LinkController(config.links[name], config.servers, config.security, config.replicas,
                                   config.domain)
             jobs.append(link.run(stop))
             print(f"link {name}: meter {link.meter.value} after stream record {link.meter.link_seq}", flush=True)
     except JournalError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 1
-    await asyncio.gather(*jobs)
+    try:
+        await asyncio.gather(*jobs)
+    except BusRefused as exc:  # the broker does not take this configuration's login or CA: one line, exit 2
+        print(f"tablectl: {config.source}: {exc}", file=sys.stderr)
+        return 2
     if measure and not only_links:
         with open(measure, "w") as f:
-            json.dump({"latencies_ns": service.latencies_ns, "records": sum(s.records for s in service.tables.values()),
+            json.dump({"latencies_ns": service.latencies_ns, "checkpoints_ns": service.checkpoints_ns,
+                       "signed_tables": sum(s.signed for s in service.tables.values()), "records": sum(s.records for s in service.tables.values()),
                        "alarms": len(service.alarms)}, f)
     return 0
 
@@ -98,10 +104,14 @@ async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[
 async def _query(config, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
     from controller.floor import schema
     from controller.floor.bus import connect
+    from controller.floor.security import BusRefused
 
     what = args.what or ("table" if args.table else "tables")
     try:
-        nc = await connect(config.servers, "tablectl floor query", config.credentials)
+        nc = await asyncio.wait_for(connect(config.servers, "tablectl floor query", config.security), 5)
+    except BusRefused as exc:
+        print(f"tablectl: {config.source}: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         print(f"tablectl: floor query: no broker at {', '.join(config.servers)}: {exc!r}", file=sys.stderr)
         return 1

@@ -24,6 +24,7 @@ from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from controller.floor import schema
 from controller.floor.bus import connect_forever, ensure_stream, retrying, within
+from controller.floor.security import BusRefused
 from controller.floor.settings import FloorConfig
 from controller.floor.state import TableState
 from controller.runtime.journal import Journal
@@ -53,6 +54,7 @@ class FloorService:
         self.last_arrival = time.monotonic()
         self.latencies_ns: list[tuple[int, int]] = []  # (commit wall time, commit to applied here): the benchmark
         self.keep_latencies = False
+        self.checkpoints_ns: list[tuple[int, int]] = []  # (wall time it began, how long it held the loop): the same
         self._recover()
 
     # -- the floor's own journal
@@ -75,9 +77,12 @@ class FloorService:
         upto = min(held) - 1 if held else self.stream_seq
         if upto == self._checkpointed:
             return
+        began, t0 = time.time_ns(), time.perf_counter_ns()
         self.journal.append([("checkpoint", 0, {"stream_seq": upto, "links": self.links,
                                                 "tables": {t: s.to_json() for t, s in self.tables.items()}})])
         self._checkpointed = upto
+        if self.keep_latencies:
+            self.checkpoints_ns.append((began, time.perf_counter_ns() - t0))
 
     def alarm(self, table: str, text: str) -> None:
         body = {"table": table, "text": text, "wall_ns": time.time_ns()}
@@ -237,8 +242,15 @@ class FloorService:
             from controller.floor.web import serve
 
             tasks.append(asyncio.create_task(serve(self, *self.config.http)))
-        nc = await connect_forever(self.config.servers, f"floor {self.config.id}", self.config.credentials,
-                                   self._on_change)
+        try:
+            nc = await connect_forever(self.config.servers, f"floor {self.config.id}", self.config.security,
+                                       self._on_change)
+        except BusRefused:  # a configuration the broker does not accept: the floor stops (exit 2), says why
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.journal.close()
+            raise
         js = nc.jetstream(timeout=3, domain=self.config.domain)
         await retrying("make the streams", lambda: self._streams(js))
 
