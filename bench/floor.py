@@ -238,6 +238,10 @@ async def phase(label: str, servers: list[Server], tables: int, rate: float, sec
     out["latency_p99_ms"] = round(lat[int(len(lat) * 0.99)] / 1e6, 2)
     out.update(checkpoint_share(steady, [c for c in data.get("checkpoints_ns", [])
                                          if steady_from - 1_000_000_000 <= c[0] <= steady_to]))
+    gcs = [(b, g, d) for b, g, d in data.get("gc_pauses_ns", []) if steady_from <= b <= steady_to]
+    out["floor_gc"] = {f"gen{g}": {"count": sum(1 for _, x, _ in gcs if x == g),
+                                   "ms_max": round(max((d for _, x, d in gcs if x == g), default=0) / 1e6, 1)}
+                       for g in (0, 1, 2)}
     out["floor_records"] = data["records"]
     out["floor_alarms"] = data["alarms"]
     out["floor_signed_tables"] = data.get("signed_tables")
@@ -251,6 +255,49 @@ async def _safe_records(url: str) -> int:
         return -1
 
 
+def checkpoint_hold(tables: int, records: int, ticks: int = 40) -> dict[str, Any]:
+    """The floor's loop held by its checkpoints, in this process (no bus, no other process): ``tables`` busy
+    tables of ``records`` records each (their live round's last 60 events kept, as a busy table's are), then
+    the whole floor's state saved at once (what every checkpoint did before) against the share a tick saves
+    while every table keeps changing."""
+    from controller.floor.service import FloorService
+    from controller.floor.settings import floor_from_mapping
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = floor_from_mapping({"floor": {"id": "hold", "servers": ["nats://127.0.0.1:1"], "http": "",
+                                               "journal": str(Path(tmp) / "floor.sqlite")}}, "bench", Path(tmp))
+        service = FloorService(config)
+        sim = [LightTable(n, 2.0) for n in range(tables)]
+        sim_seq = 0
+
+        def feed(rounds: int) -> None:
+            nonlocal sim_seq
+            for _ in range(rounds):
+                for t in sim:
+                    t.commit()
+                    sim_seq += 1
+                    service.apply_message(schema.record_message("bench", t.pit, t.id, t.records[-1]), sim_seq)
+
+        feed(records)
+        whole = []
+        for _ in range(3):
+            service.dirty = {t.id: 1 for t in sim}
+            t0 = time.perf_counter_ns()
+            service.checkpoint(every=True)
+            whole.append(time.perf_counter_ns() - t0)
+        share = []
+        for _ in range(ticks):
+            feed(1)  # every table changed since the last tick (a busy floor)
+            t0 = time.perf_counter_ns()
+            service.checkpoint(every=False)
+            share.append(time.perf_counter_ns() - t0)
+        service.journal.close()
+    return {"tables": tables, "state_bytes": len(canonical({t: s.to_json() for t, s in service.tables.items()})),
+            "whole_state_ms_mean": round(sum(whole) / len(whole) / 1e6, 1), "whole_state_ms_max": round(max(whole) / 1e6, 1),
+            "share_ms_mean": round(sum(share) / len(share) / 1e6, 1), "share_ms_max": round(max(share) / 1e6, 1),
+            "share_tables": int(max(8, -(-tables * 0.5 // config.checkpoint_s)))}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -259,7 +306,12 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=60.0, help="hub outage in seconds (the full run: 600)")
     parser.add_argument("--no-cluster", action="store_true")
     parser.add_argument("--checkpoint-s", type=float, default=5.0, help="the floor's checkpoint_s (its default: 5)")
+    parser.add_argument("--hold", action="store_true",
+                        help="only the floor's checkpoint: how long it holds the loop (in this process, no bus)")
     args = parser.parse_args()
+    if args.hold:
+        print(json.dumps({"checkpoint hold": checkpoint_hold(args.tables, 100)}))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         single = [Server(folder, "hub").start()]

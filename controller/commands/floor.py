@@ -75,6 +75,8 @@ async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[
         if not only_links:
             service = FloorService(config)
             service.keep_latencies = bool(measure)
+            if measure:
+                gc_pauses = _time_collections()
             jobs.append(service.run(stop))
             print(f"floor {config.id}: consuming from stream record {service.stream_seq + 1}, "
                   f"{len(service.tables)} tables from the checkpoint, view on "
@@ -95,10 +97,28 @@ async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[
         return 2
     if measure and not only_links:
         with open(measure, "w") as f:
-            json.dump({"latencies_ns": service.latencies_ns, "checkpoints_ns": service.checkpoints_ns,
+            json.dump({"latencies_ns": service.latencies_ns, "checkpoints_ns": service.checkpoints_ns, "gc_pauses_ns": gc_pauses,
                        "signed_tables": sum(s.signed for s in service.tables.values()), "records": sum(s.records for s in service.tables.values()),
                        "alarms": len(service.alarms)}, f)
     return 0
+
+
+def _time_collections() -> list[tuple[int, int, int]]:
+    """The benchmark's: every garbage collection of this process (wall time it began, generation, how long)."""
+    import gc
+    import time
+
+    pauses: list[tuple[int, int, int]] = []
+    began = [0, 0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[:] = [time.time_ns(), time.perf_counter_ns()]
+        else:
+            pauses.append((began[0], info["generation"], time.perf_counter_ns() - began[1]))
+
+    gc.callbacks.append(timed)
+    return pauses
 
 
 async def _query(config, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
