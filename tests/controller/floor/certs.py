@@ -1,11 +1,17 @@
-"""A casino's certificate authority made at test time (python ``cryptography``), and NATS NKey seeds."""
+"""A casino's certificate authority made at test time (python ``cryptography``), NATS NKey seeds, and an
+operator's account with users' credentials files (JWTs signed with NKeys, as ``nsc`` makes them)."""
 
 from __future__ import annotations
 
+import base64
 import datetime
+import hashlib
 import ipaddress
+import json
 import os
+import time
 from pathlib import Path
+from typing import Any
 
 import nkeys
 from cryptography import x509
@@ -71,3 +77,56 @@ def make_nkey(folder: Path, name: str) -> tuple[Path, str]:
     path.write_bytes(seed + b"\n")
     path.chmod(0o600)
     return path, public
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _keypair(prefix: int) -> tuple[bytes, Any]:
+    seed = nkeys.encode_seed(os.urandom(32), prefix)
+    return seed, nkeys.from_seed(bytearray(seed))
+
+
+def _jwt(issuer: Any, claims: dict[str, Any]) -> str:
+    """A NATS JWT (as nsc writes them): header.claims, signed by the issuer's NKey."""
+    claims = {"iat": int(time.time()), "iss": issuer.public_key.decode("ascii"), **claims}
+    claims["jti"] = base64.b32encode(hashlib.sha256(json.dumps(claims, sort_keys=True).encode()).digest()
+                                     ).decode("ascii").rstrip("=")
+    head = _b64(json.dumps({"typ": "JWT", "alg": "ed25519-nkey"}).encode()) + "." + _b64(json.dumps(claims).encode())
+    return head + "." + _b64(issuer.sign(head.encode("ascii")))
+
+
+class Operator:
+    """A NATS operator with one account, as ``nsc`` makes them: the broker's ``operator`` and ``resolver`` lines,
+    and users' credentials files (the user's JWT signed by the account, and the user's seed)."""
+
+    def __init__(self) -> None:
+        _, self.key = _keypair(nkeys.PREFIX_BYTE_OPERATOR)
+        self.public = self.key.public_key.decode("ascii")
+        self.jwt = _jwt(self.key, {"name": "casino", "sub": self.public, "nats": {"type": "operator", "version": 2}})
+        _, self.account = _keypair(nkeys.PREFIX_BYTE_ACCOUNT)
+        self.account_public = self.account.public_key.decode("ascii")
+        limits = {"subs": -1, "data": -1, "payload": -1, "imports": -1, "exports": -1, "wildcards": True,
+                  "conn": -1, "leaf": -1}
+        self.account_jwt = _jwt(self.key, {"name": "floor", "sub": self.account_public,
+                                           "nats": {"limits": limits, "type": "account", "version": 2}})
+
+    def broker_lines(self) -> list[str]:
+        return [f'operator: "{self.jwt}"', "resolver: MEMORY",
+                f'resolver_preload: {{ {self.account_public}: "{self.account_jwt}" }}']
+
+    def creds(self, folder: Path, name: str, signer: Any = None) -> Path:
+        """A user's credentials file; ``signer`` another account's key makes one the broker does not trust."""
+        seed, user = _keypair(nkeys.PREFIX_BYTE_USER)
+        token = _jwt(signer or self.account, {"name": name, "sub": user.public_key.decode("ascii"), "nats": {
+            "pub": {}, "sub": {}, "subs": -1, "data": -1, "payload": -1, "type": "user", "version": 2}})
+        path = folder / f"{name}.creds"
+        path.write_text(f"-----BEGIN NATS USER JWT-----\n{token}\n------END NATS USER JWT------\n\n"
+                        f"-----BEGIN USER NKEY SEED-----\n{seed.decode('ascii')}\n------END USER NKEY SEED------\n")
+        path.chmod(0o600)
+        return path
+
+    @staticmethod
+    def stranger() -> Any:
+        return _keypair(nkeys.PREFIX_BYTE_ACCOUNT)[1]

@@ -24,7 +24,7 @@ import pytest
 
 from controller.runtime.journal import Journal
 from tests.controller.floor.broker import Broker, nats_server_binary, tablectl
-from tests.controller.floor.certs import make_ca, make_nkey, make_server_cert
+from tests.controller.floor.certs import Operator, make_ca, make_nkey, make_server_cert
 from tests.controller.floor.helpers import floor_toml, table_toml, wait_for
 
 pytestmark = pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed")
@@ -207,3 +207,22 @@ def test_login_and_tls_files_are_checked_with_the_configuration(tmp_path: Path) 
     assert problems(tls_ca="garbage")[0].startswith("floor.toml: floor.tls_ca = 'garbage': not a CA certificate in PEM")
     assert problems(password_file="pw") == [
         "floor.toml: floor.password_file = 'pw': a password needs its user (floor.user)"]
+
+
+def test_a_credentials_file_logs_in_and_one_of_another_account_is_refused(tmp_path: Path) -> None:
+    operator = Operator()
+    hub = Broker(tmp_path, "hub", jetstream=False, extra=operator.broker_lines()).start()
+    try:
+        good = floor_config(tmp_path / "good", [hub.url], {"credentials": str(operator.creds(tmp_path, "floor"))})
+        done = cli("floor", "query", "--config", str(good))
+        # logged in: the broker took the credentials, and no floor service runs on it to answer
+        assert done.returncode == 1 and "the floor service test-floor did not answer" in done.stderr, done.stderr
+        stranger = operator.creds(tmp_path / "good", "stolen", signer=Operator.stranger())
+        bad = floor_config(tmp_path / "bad", [hub.url], {"credentials": str(stranger)})
+        done = cli("floor", "query", "--config", str(bad))
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [
+            f"tablectl: {bad}: tablectl floor query: the broker at {hub.url} refused the credentials file "
+            f"{stranger}: 'Authorization Violation'"]
+    finally:
+        hub.kill()
