@@ -81,7 +81,11 @@ class Security:
             return (f"the broker at {where} was refused: its TLS certificate is not signed by {ca} "
                     f"({exc.verify_message or exc.reason})")
         if isinstance(exc, ssl.SSLError):
-            return f"the broker at {where} was refused: the TLS handshake failed ({exc.reason or exc})"
+            reason = exc.reason or str(exc)
+            if "CERTIFICATE_REQUIRED" in reason or "BAD_CERTIFICATE" in reason or "UNKNOWN_CA" in reason:
+                mine = f"tls_cert ({self.tls_cert})" if self.tls_cert else "no tls_cert given"
+                return f"the broker at {where} refused this client's TLS certificate, {mine} ({reason})"
+            return f"the TLS handshake with the broker at {where} failed ({reason})"
         text = str(exc).lower()
         if "authorization violation" in text or "authentication" in text or "user authentication" in text:
             return f"the broker at {where} refused {self.login}: {str(exc).removeprefix('nats: ')}"

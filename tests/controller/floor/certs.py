@@ -51,8 +51,9 @@ def make_ca(folder: Path, name: str) -> tuple[Path, ec.EllipticCurvePrivateKey, 
 
 
 def make_server_cert(folder: Path, ca_key: ec.EllipticCurvePrivateKey, ca_cert: x509.Certificate,
-                     name: str = "hub") -> tuple[Path, Path]:
-    """The broker's certificate for 127.0.0.1 and localhost, signed by the CA: (certificate, key) PEM files."""
+                     name: str = "hub", client: bool = False) -> tuple[Path, Path]:
+    """The broker's certificate for 127.0.0.1 and localhost (``client``: a client's, for mutual TLS), signed by
+    the CA: (certificate, key) PEM files."""
     key = ec.generate_private_key(ec.SECP256R1())
     now = datetime.datetime.now(datetime.timezone.utc)
     cert = (x509.CertificateBuilder().subject_name(_name(name)).issuer_name(ca_cert.subject)
@@ -60,7 +61,8 @@ def make_server_cert(folder: Path, ca_key: ec.EllipticCurvePrivateKey, ca_cert: 
             .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
             .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
                                                         x509.DNSName("localhost")]), critical=False)
-            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.CLIENT_AUTH if client else
+                                                  x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .sign(ca_key, hashes.SHA256()))
     cert_path, key_path = folder / f"{name}-cert.pem", folder / f"{name}-key.pem"
     cert_path.write_bytes(_pem(cert))

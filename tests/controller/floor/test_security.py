@@ -226,3 +226,24 @@ def test_a_credentials_file_logs_in_and_one_of_another_account_is_refused(tmp_pa
             f"{stranger}: 'Authorization Violation'"]
     finally:
         hub.kill()
+
+
+def test_mutual_tls_a_client_certificate_of_the_ca_logs_in(tmp_path: Path) -> None:
+    ca, ca_key, ca_cert = make_ca(tmp_path, "casino-ca")
+    cert, key = make_server_cert(tmp_path, ca_key, ca_cert)
+    client_cert, client_key = make_server_cert(tmp_path, ca_key, ca_cert, "cs-1", client=True)
+    hub = Broker(tmp_path, "hub", jetstream=False, scheme="tls", extra=[
+        f'tls {{ cert_file: "{cert}", key_file: "{key}", ca_file: "{ca}", verify: true, timeout: 2 }}']).start()
+    try:
+        good = floor_config(tmp_path / "good", [hub.url], {"tls_ca": str(ca), "tls_cert": str(client_cert),
+                                                           "tls_key": str(client_key)})
+        done = cli("floor", "query", "--config", str(good))
+        assert done.returncode == 1 and "the floor service test-floor did not answer" in done.stderr, done.stderr
+        without = floor_config(tmp_path / "without", [hub.url], {"tls_ca": str(ca)})
+        done = cli("floor", "query", "--config", str(without))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [
+            f"tablectl: {without}: tablectl floor query: the broker at {hub.url} refused this client's TLS "
+            "certificate, no tls_cert given (TLSV13_ALERT_CERTIFICATE_REQUIRED)"]
+    finally:
+        hub.kill()
