@@ -33,6 +33,7 @@ The floor service (``tablectl floor --config FILE``)::
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +109,11 @@ def table_link(section: Mapping[str, Any], jackpots: Sequence[Any], bad: Callabl
     problem = _servers(servers)
     if problem:
         bad("floor.servers", servers, problem)
+        ok = False
+    missing = [name for name in ("nats", "nkeys") if importlib.util.find_spec(name) is None]
+    if missing:
+        bad("floor", "{...}", f"the floor link needs {' and '.join(missing)}, not installed here: install the "
+                              "floor extra (pip install \".[pi,vision,displays,floor]\", docs/operations.md)")
         ok = False
     for key in ("site", "pit"):
         value = section.get(key)

@@ -247,3 +247,18 @@ def test_mutual_tls_a_client_certificate_of_the_ca_logs_in(tmp_path: Path) -> No
             "certificate, no tls_cert given (TLSV13_ALERT_CERTIFICATE_REQUIRED)"]
     finally:
         hub.kill()
+
+
+def test_a_floor_section_without_the_nats_client_installed_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    import importlib.util
+
+    from controller.floor.settings import table_link
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nats" else real(name, *a))
+    problems: list[str] = []
+    got = table_link({"servers": ["nats://127.0.0.1:4222"], "site": "s", "pit": "p"}, [],
+                     lambda key, value, allowed: problems.append(f"{key}: {allowed}"), tmp_path)
+    assert got is None
+    assert problems == ['floor: the floor link needs nats, not installed here: install the floor extra (pip install '
+                        '".[pi,vision,displays,floor]", docs/operations.md)']
