@@ -77,6 +77,9 @@ for _i in range(52):
     _FROM_PK[repr(_pk)] = _card
 
 
+PK_CARDS: tuple[PkCard, ...] = tuple(_TO_PK[i] for i in range(52))  # the one PokerKit card object of each card
+
+
 def to_pk(card: Card) -> PkCard:
     return _TO_PK[card.index]
 
