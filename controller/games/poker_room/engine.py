@@ -182,6 +182,49 @@ class RoomState(State):
             left -= take
             yield Pot(pot.raked_amount + take, pot.unraked_amount - take, pot.player_indices)
 
+    def _update_chips_pushing(self, operation: Any = None) -> None:
+        if not self.__dict__.get("_halves_checked"):
+            self.__dict__["_halves_checked"] = True
+            self._give_unwinnable_halves_to_high()
+        super()._update_chips_pushing(operation)
+
+    def _give_unwinnable_halves_to_high(self) -> None:
+        """A pot's low half that none of that pot's players can win goes to its high half.
+
+        PokerKit 0.7.7 opens a low half in every pot once any player in the
+        hand has a qualifying low, and where none of a side pot's players has
+        one it shares that half among all of them ("the best of no hands").
+        The rule (004: the best and the weakest hand split the pot; without a
+        qualifying low the high hand takes it) is that each pot is split on
+        its own: the high hand of that pot takes the whole of it.
+        """
+        sub_pots: list[tuple[int, int, int | None, int | None]] = self.__dict__.get("_sub_pots") or []
+        pots = self.__dict__.get("_pots") or []
+        if len(self.hand_types) < 2 or not sub_pots:
+            return
+        winnable: list[tuple[int, int, int | None, int | None]] = []
+        moved: dict[tuple[int, int | None], int] = {}
+        for amount, pot, board, kind in sub_pots:
+            if kind is None or board is None or kind == 0:
+                winnable.append((amount, pot, board, kind))
+                continue
+            players = pots[pot].player_indices
+            if any(self.get_up_hand(i, board, kind) is not None for i in players if self.statuses[i]):
+                winnable.append((amount, pot, board, kind))
+            else:
+                moved[(pot, board)] = moved.get((pot, board), 0) + amount
+        if not moved:
+            return
+        out = []
+        for amount, pot, board, kind in winnable:
+            if kind == 0 and (pot, board) in moved:
+                amount += moved.pop((pot, board))
+            out.append((amount, pot, board, kind))
+        if moved:  # a pot had no high half to take it: leave PokerKit's split as it was
+            return
+        self.__dict__["halves_moved"] = sum(a for a, *_ in sub_pots) - sum(a for a, *_ in winnable)
+        sub_pots[:] = out
+
     def reached_second_round(self) -> bool:
         """Has the hand reached its second betting round (a flop, fourth street, a draw)?"""
         if any(self.board_cards):
