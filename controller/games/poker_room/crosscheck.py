@@ -44,6 +44,7 @@ class Case:
 CASES: tuple[Case, ...] = (
     Case("texas-holdem", "no-limit", {}, "pokerkit", 40),
     Case("texas-holdem", "limit", {}, "pokerkit", 40),
+    Case("texas-holdem", "no-limit", {"big_blind_ante": 100}, "pokerkit", 15),
     Case("double-board-holdem", "no-limit", {}, "pokerkit", 20),
     Case("omaha", "pot-limit", {}, "pokerkit", 8),
     Case("seven-card-stud", "limit", {}, "pokerkit", 30),

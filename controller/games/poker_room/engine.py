@@ -252,6 +252,7 @@ class Setup:
     boards: int = 1
     house: HouseTake = HouseTake()
     discards: tuple[tuple[int, int], ...] = ()  # (street index after whose betting, cards thrown without replacement)
+    ante_trimming: bool = True  # PokerKit's ante trimming: on for antes alike, off for a big blind ante
 
 
 def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn: bool,
@@ -318,7 +319,7 @@ class PokerHand:
         self.setup = setup
         state = _strict(lambda: RoomState(
             AUTOMATIONS, Deck.STANDARD, setup.hand_types, setup.streets, STRUCTURES[setup.structure],
-            True, setup.antes, setup.blinds, setup.bring_in, setup.stacks, len(setup.stacks),
+            setup.ante_trimming, setup.antes, setup.blinds, setup.bring_in, setup.stacks, len(setup.stacks),
             mode=Mode.CASH_GAME, starting_board_count=setup.boards))
         state.house = setup.house
         state.first_hole_count = len(setup.streets[0].hole_dealing_statuses)

@@ -41,7 +41,7 @@ def test_quick_hands_choose_what_pokerkit_chooses(base):
     quick = QUICK[base]
     rng = random.Random(f"quick:{base.__name__}")
     for hole_n, board_n in SHAPES[base.__name__]:
-        for _ in range(120):
+        for _ in range(60):
             drawn = rng.sample(PK_CARDS, hole_n + board_n)
             hole, board = tuple(drawn[:hole_n]), tuple(drawn[hole_n:])
             theirs = _best_or_error(base, hole, board)
