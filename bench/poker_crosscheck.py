@@ -16,6 +16,11 @@ its high hand (PokerKit 0.7.7 shares it among that pot's players,
 docs/games/poker-room.md) is counted apart when PokerKit alone differs
 there, and then checked against the brute-force split where one exists.
 
+With ``--phh`` every hand of a game PHH has a code for is also written as
+PHH (``history.to_phh``) and replayed from that text through a fresh round
+(``phh_replay``) and through PokerKit's reading of it: the three stacks must
+agree.
+
 One JSON line per game as it finishes, then a summary line. Each game stops
 at ``--hands`` or after ``--seconds``, whichever comes first.
 
@@ -36,11 +41,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller import games  # noqa: E402
 from controller.games.poker_room.crosscheck import CASES, Case, direct_stacks, random_hand  # noqa: E402
+from controller.games.poker_room.history import pokerkit_game, to_phh  # noqa: E402
+from controller.games.poker_room.phh_replay import replay  # noqa: E402
 from controller.games.poker_room.reference import limit_board_stacks  # noqa: E402
 
 
-def run_case(case: Case, hands: int, seconds: float, seed: str) -> dict[str, object]:
+def run_case(case: Case, hands: int, seconds: float, seed: str, phh: bool = False) -> dict[str, object]:
     spec, config = games.configure(case.game, case.variant, {"buy_in": 1, **case.options})
+    known_game = pokerkit_game(config)
+    phh = phh and known_game is not None and known_game.code is not None
+    phh_bad = 0
     rng = random.Random(f"{seed}:{case.id}")
     played_n = mismatches = known = showdowns = 0
     first_bad: list[str] = []
@@ -61,13 +71,21 @@ def run_case(case: Case, hands: int, seconds: float, seed: str) -> dict[str, obj
                 expected = played.after
         else:
             expected = limit_board_stacks(config, played.events, omaha=case.game.startswith("omaha"))
+        if phh:  # the hand written as PHH, read back through a fresh round and through PokerKit
+            again = replay(to_phh(played.round, hand=played_n))
+            if not (again.adapter == again.pokerkit == played.after):
+                phh_bad += 1
+                if len(first_bad) < 3:
+                    first_bad.append(f"hand {played_n - 1} through PHH: adapter {again.adapter}, "
+                                     f"PokerKit {again.pokerkit}, played {played.after}")
         if expected != played.after:
             mismatches += 1
             if len(first_bad) < 3:
                 first_bad.append(f"hand {played_n - 1}: adapter {played.after}, reference {expected}")
     wall = time.perf_counter() - started
     return {"game": case.id, "reference": case.reference, "hands": played_n, "showdowns": showdowns,
-            "mismatches": mismatches, "pokerkit_high_low_side_pot_differences": known,
+            "mismatches": mismatches + phh_bad, "pokerkit_high_low_side_pot_differences": known,
+            "phh_round_trips": played_n if phh else 0, "phh_mismatches": phh_bad,
             "first_mismatches": first_bad, "wall_s": round(wall, 1),
             "cpu_s": round(time.process_time() - cpu, 1), "hands_per_second": round(played_n / wall, 1)}
 
@@ -78,11 +96,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3600.0, help="seconds per game, at most")
     parser.add_argument("--games", default="", help="comma-separated case ids (default: all)")
     parser.add_argument("--seed", default="bench-2026", help="the random hands' seed")
+    parser.add_argument("--phh", action="store_true", help="also write each hand as PHH and replay it through a "
+                        "fresh round (phh_replay) and through PokerKit (games PHH has a code for)")
     args = parser.parse_args()
     chosen = [c for c in CASES if not args.games or c.id in args.games.split(",")]
     total = bad = 0
     for case in chosen:
-        line = run_case(case, args.hands, args.seconds, args.seed)
+        line = run_case(case, args.hands, args.seconds, args.seed, args.phh)
         total += int(str(line["hands"]))
         bad += int(str(line["mismatches"]))
         print(json.dumps(line), flush=True)

@@ -5,13 +5,17 @@ the game, the antes, blinds or bets, the starting stacks and every action:
 ``d dh p1 AcKd`` (hole cards), ``d db 7h8s9c`` (board), ``p2 cbr 600``
 (complete, bet or raise to), ``p2 cc`` (check or call), ``p3 f`` (fold),
 ``p1 pb`` (bring-in), ``p1 sd 7s`` (draw), ``p1 sm AcKd`` (show). The replay
-seats player ``pN`` in box N (box N is the button: PHH's first player is
-the one left of it), buys each in for the starting stack, and sends the
+seats player ``pN`` in the box the file's ``seats`` names, or else in box N;
+the last player's box is the button (PHH's first player is the one left of
+it). It buys each in for the starting stack, and sends the
 round the cards and actions a dealer terminal would, each card when the
 round asks for it. PHH records no burn cards, so the table plays without
 them (``burn_cards`` off). A card PHH does not know (``??``: a hand folded
 unseen) is dealt as a card of the deck that appears nowhere in the hand;
-one shown later (``sm``) is the card shown. In stud such a card may be an up
+one shown later (``sm``) is the card shown. A draw hand that ran through
+the deck and dealt from the muck shuffled back names a card twice; without
+the burn cards the point where the deck ran out is unknown, so such a hand
+is not replayed. In stud such a card may be an up
 card, which decides who brings in, so it is taken from the top of the deck
 (Razz: the bottom).
 
@@ -84,10 +88,12 @@ def options_for(history: HandHistory) -> tuple[str, str, dict[str, Any]]:
     n = len(history.starting_stacks)
     antes = list(history.antes) if isinstance(history.antes, (list, tuple)) else [history.antes] * n
     antes = (antes + [0] * n)[:n]
-    options: dict[str, Any] = {"buy_in": 1, "seats": max(2, n), "burn_cards": False, **extra}
+    boxes = _boxes(history)
+    seats = max([2, n, *boxes] + ([history.seat_count] if history.seat_count else []))
+    options: dict[str, Any] = {"buy_in": 1, "seats": seats, "burn_cards": False, **extra}
     if len(set(antes)) == 1:
         options["ante"] = antes[0]
-    elif code not in STUD and n > 2 and not any(a for i, a in enumerate(antes) if i != 1):
+    elif code not in STUD and not any(a for i, a in enumerate(antes) if i != 1):
         options["big_blind_ante"] = antes[1]
     else:
         raise Unplayable(f"antes {antes}: the table's antes are the same for every player, or a big blind ante")
@@ -105,6 +111,16 @@ def options_for(history: HandHistory) -> tuple[str, str, dict[str, Any]]:
         if variant != "limit" and history.min_bet != blinds[1]:
             raise Unplayable(f"min_bet {history.min_bet} is not the big blind")
     return game, variant, options
+
+
+def _boxes(history: HandHistory) -> list[int]:
+    """The box of each PHH player: the file's ``seats`` where it has one for each (PHH's first player left of
+    the button, the last on it), else 1, 2, ..."""
+    n = len(history.starting_stacks)
+    seats = list(history.seats or [])
+    if len(seats) == n and len(set(seats)) == n and all(isinstance(s, int) and s > 0 for s in seats):
+        return seats
+    return list(range(1, n + 1))
 
 
 def replay(text_or_history: str | HandHistory) -> Replay:
@@ -133,6 +149,10 @@ def replay(text_or_history: str | HandHistory) -> Replay:
                 mucked_unseen = True
     if mucked_unseen:
         raise Unplayable("a hand mucked unseen at the showdown: this table shows every hand still in")
+    named = [c for cs in holes for c in cs if c != "??"] + board
+    if len(named) != len(set(named)):
+        raise Unplayable("a card is dealt twice (the muck shuffled back in a draw): PHH records no burn cards, "
+                         "so the point where the deck ran out cannot be replayed")
     for player, cards in enumerate(shown):  # a card shown at the end was the unknown one dealt
         reveal = [c for c in cards if c not in holes[player]]
         for c in reveal:
@@ -163,10 +183,13 @@ def replay(text_or_history: str | HandHistory) -> Replay:
             raise Unplayable(f"the round refused {event}: {getattr(answer, 'reason', answer)}")
         events.append(event)
 
+    boxes = _boxes(history)
+    if history.variant in STUD and boxes != sorted(boxes):
+        raise Unplayable(f"seats {boxes}: stud deals from the lowest box, PHH's players are in another order")
     for k, chips in enumerate(history.starting_stacks):
-        send(Bet(k + 1, "buy_in", chips))
+        send(Bet(boxes[k], "buy_in", chips))
     if history.variant not in STUD:
-        send(Action(n, "button"))
+        send(Action(boxes[-1], "button"))
     send(CloseBets())
     queues = [list(map(parse_card, cs)) for cs in holes]
     board_queue = [parse_card(c) for c in board]
@@ -192,7 +215,7 @@ def replay(text_or_history: str | HandHistory) -> Replay:
         if words[0] == "d" or words[1] == "sm":
             continue
         deal_due()
-        seat = int(words[0][1:])
+        seat = boxes[int(words[0][1:]) - 1]
         legal = round_.legal()
         acts = legal.get("actions", [])
         what = words[1]
@@ -213,11 +236,11 @@ def replay(text_or_history: str | HandHistory) -> Replay:
     deal_due()
     if not round_.complete:
         raise Unplayable(f"the hand is not over after the PHH's actions (waiting for {round_.legal()['waiting']})")
-    out.adapter = {k + 1: round_.stacks.get(k + 1, 0) for k in range(n)}
+    out.adapter = {boxes[k]: round_.stacks.get(boxes[k], 0) for k in range(n)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit burns from its own deck on a PHH replay
         *_, last = iter(history)
-    out.pokerkit = {k + 1: last.stacks[k] for k in range(n)}
+    out.pokerkit = {boxes[k]: last.stacks[k] for k in range(n)}
     if history.finishing_stacks:
-        out.recorded = {k + 1: s for k, s in enumerate(history.finishing_stacks)}
+        out.recorded = {boxes[k]: s for k, s in enumerate(history.finishing_stacks)}
     return out

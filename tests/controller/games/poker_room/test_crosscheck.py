@@ -22,6 +22,7 @@ import pytest
 from controller import games
 from controller.games.poker_room.crosscheck import CASES, direct_stacks, random_hand
 from controller.games.poker_room.history import from_phh, pokerkit_game, to_phh
+from controller.games.poker_room.phh_replay import Unplayable, replay
 from controller.games.poker_room.reference import limit_board_stacks
 
 EXPRESSIBLE = [(c.game, c.variant, c.options, c.default_hands) for c in CASES if c.reference == "pokerkit"]
@@ -93,6 +94,12 @@ def test_generated_hands_round_trip_through_phh(game, variant, options, hands):
         outcome = played.round.outcome()
         take = outcome["rake"] + outcome["drop"]
         replayed = {seat: last.stacks[i] for i, seat in enumerate(played.round.order)}
+        try:
+            again = replay(text)  # the PHH text through a fresh poker-room round, as a dealer terminal sends it
+        except Unplayable as exc:
+            assert "dealt twice" in str(exc)  # a triple draw that reached the muck: PHH has no burns to place it
+        else:
+            assert again.adapter == again.pokerkit == replayed, f"hand {number}"
         assert sum(replayed.values()) - take == sum(played.after.values())
         assert history.seats == played.round.order and history.user_defined_fields["_rake"] == outcome["rake"]
         if not take:
