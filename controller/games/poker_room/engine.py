@@ -564,7 +564,13 @@ class PokerHand:
         return rake, drop
 
     def folded(self) -> set[int]:
-        return {op.player_index for op in self.state.operations if isinstance(op, Folding)}
+        ops = self.state.operations
+        known = self.__dict__.get("_folded")
+        if known is not None and known[0] == len(ops):
+            return set(known[1])
+        found = {op.player_index for op in ops if isinstance(op, Folding)}
+        self.__dict__["_folded"] = (len(ops), frozenset(found))
+        return found
 
     def at_showdown(self) -> list[int]:
         """The players who were still in when the cards were shown (none when the hand ended on a fold)."""
