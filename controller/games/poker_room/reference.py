@@ -12,7 +12,8 @@ the button, every card, every action) and
   blind counting as the first round's bet; less only as an all-in) and each
   check and call against what is owed;
 - keeps what every player put in, from the blinds and the actions alone;
-- splits the main pot and the side pots by brute force with the project's
+- splits the main pot and the side pots (one for each all-in stake, a
+  folded player's chips going into the pots they reached) by brute force with the project's
   own hand rankings (``controller.hands``: every two-of-four with three of
   the board for Omaha, every five of seven for hold'em; the low is
   ace-to-five, eight or better): each pot on its own, the high hand half
@@ -177,6 +178,7 @@ def _settle(config: RoundConfig, order: list[int], start: list[int], put: list[i
                     found_low: Any = eight_or_better(cards) if qualifier else best_ace_to_five(cards)
                     if found_low is not None:
                         low[i] = found_low.value
+        pots: list[tuple[int, list[int]]] = []  # the main pot and the side pots: (amount, players still in)
         below = 0
         for level in sorted({p for p in put if p}):
             amount = sum(min(p, level) - min(p, below) for p in put)
@@ -184,6 +186,11 @@ def _settle(config: RoundConfig, order: list[int], start: list[int], put: list[i
             below = level
             if not players:
                 raise LimitRuleError("a pot nobody still in can win")
+            if pots and pots[-1][1] == players:  # a folded player's stake is not a side pot: one pot
+                pots[-1] = (pots[-1][0] + amount, players)
+            else:
+                pots.append((amount, players))
+        for amount, players in pots:
             lows = [i for i in players if i in low]
             if lows:
                 low_part = amount // 2
