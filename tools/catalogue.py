@@ -4,7 +4,7 @@
     python tools/catalogue.py --check    exit 1 when the template is not up to date (the tests run this)
 
 The runtime's own ids are found in the code: every call ``lang.t("...")`` (or ``t("...")``) with a
-literal first argument. The games' messages (prompts, rejections, alerts, names) are kept, in
+literal first argument, and the words of the fault table (controller/runtime/faults.py). The games' messages (prompts, rejections, alerts, names) are kept, in
 English, in controller/locale/games.pot, by hand: a game's message written with its places in
 braces (``First card to box {box}``). New ids are added to each language's ``.po`` with an empty
 ``msgstr`` for its translator; the catalogue test fails until every one has a translation.
@@ -44,6 +44,15 @@ def runtime_ids() -> dict[str, str]:
     return found
 
 
+def fault_ids() -> dict[str, str]:
+    """The fault table's words (controller/runtime/faults.py): each kind's meaning, what it stops, who clears it."""
+    from controller.runtime.faults import CLEAR_ROLES, FAULTS, STOPS
+
+    where = "controller/runtime/faults.py"
+    words = [k.meaning for k in FAULTS.values()] + list(STOPS.values()) + list(CLEAR_ROLES.values())
+    return {w: where for w in words}
+
+
 def game_ids() -> list[str]:
     """The games' messages of controller/locale/games.pot (context ``game``), in the file's order."""
     prefix = GAME + CONTEXT
@@ -57,7 +66,7 @@ def quote(text: str) -> str:
 
 def template() -> str:
     out = [HEADER]
-    for msgid, where in runtime_ids().items():
+    for msgid, where in {**runtime_ids(), **fault_ids()}.items():
         flag = "#, python-brace-format\n" if "{" in msgid else ""
         out.append(f"#: {where}\n{flag}msgid {quote(msgid)}\nmsgstr \"\"\n")
     for msgid in game_ids():

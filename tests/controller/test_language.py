@@ -214,3 +214,15 @@ def test_journal_tail_speaks_the_language_asked_for(tmp_path: Path) -> None:
     assert "Nichts geht mehr. Karte 1 an den Spieler" in german.stdout and "No more bets" not in german.stdout
     as_json = run_tablectl("journal", "tail", str(journal), "-n", "40", "--json", "--lang", "de")
     assert "No more bets. Card 1 to Punto" in as_json.stdout  # the machine-readable output stays as journaled
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_faults_list_speaks_the_language(code: str) -> None:
+    from controller.runtime.faults import CLEAR_ROLES, FAULTS
+
+    done = run_tablectl("faults", "list", "--lang", code)
+    assert done.returncode == 0, done.stderr
+    for kind in FAULTS.values():  # the names and tower patterns stay; the words are translated
+        assert f"{kind.name}: " in done.stdout and kind.pattern in done.stdout
+        assert kind.meaning not in done.stdout and CLEAR_ROLES[kind.clear_role] not in done.stdout
+    assert language(code).t(FAULTS["journal"].meaning) in done.stdout
