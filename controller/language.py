@@ -40,6 +40,9 @@ CONTEXT = "\x04"
 """Between a message's context and its id, as gettext keys them (``game\x04First card to box {box}``)."""
 GAME = "game"
 """The context of the games' messages: prompts, reasons, alerts and names as the games write them."""
+SPOT = "spot"
+"""The context of the kinds of a layout's spots (``straight``, ``split``, ``dozen``): their own, since a
+blackjack ``split`` (an action) and a roulette ``split`` (two numbers) are different words."""
 TRANSLATED_GAMES = ("blackjack", "punto-banco", "roulette", "tarning", "sic-bo", "fast-poker", "caribbean-stud",
                     "three-card-poker")
 """The games whose prompts, alerts and reasons the catalogues hold in every language (the catalogue test plays
@@ -197,6 +200,8 @@ class Language:
     def __post_init__(self) -> None:
         prefix = GAME + CONTEXT
         self.game = {k[len(prefix):]: v for k, v in self.messages.items() if k.startswith(prefix)}
+        spot = SPOT + CONTEXT
+        self.spots = {k[len(spot):]: v for k, v in self.messages.items() if k.startswith(spot)}
         templated = [_pattern(m) for m in self.game if _PLACE.search(m)]
         # the most specific id first: the one with the most fixed text
         self._patterns = sorted(templated, key=lambda p: -p.literal)
@@ -219,6 +224,18 @@ class Language:
         """A name the tables use (a spot, an action, a result, a hand, a game's name): its translation where the
         catalogue has one, else as it is (a spot such as ``straight:17`` has no words to translate)."""
         return self.game.get(english, english) if not self.english else english
+
+    def spot(self, name: str) -> str:
+        """A spot's name: ``main`` -> ``insats``; a layout's spot by its kind, ``straight:17`` -> ``enkelnummer 17``
+        (in English as the table names it)."""
+        if self.english:
+            return name
+        if name in self.spots:
+            return self.spots[name]
+        kind, colon, numbers = name.partition(":")
+        if colon and kind in self.spots:
+            return f"{self.spots[kind]} {numbers}"
+        return self.game.get(name, name)
 
     def text(self, english: str) -> str:
         """A finished English text (a game's prompt, reason or alert) in this language."""

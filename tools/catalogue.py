@@ -53,11 +53,14 @@ def fault_ids() -> dict[str, str]:
     return {w: where for w in words}
 
 
-def game_ids() -> list[str]:
-    """The games' messages of controller/locale/games.pot (context ``game``), in the file's order."""
-    prefix = GAME + CONTEXT
-    return [m[len(prefix):] for m in read_po(LOCALE_DIR / "games.pot", keep_empty=True)["messages"]
-            if m.startswith(prefix)]
+def game_ids() -> list[tuple[str, str]]:
+    """The games' messages of controller/locale/games.pot: (context, id), in the file's order (context ``game``:
+    prompts, reasons, alerts, names; ``spot``: the kinds of a layout's spots, ``straight``, ``dozen``)."""
+    out = []
+    for key in read_po(LOCALE_DIR / "games.pot", keep_empty=True)["messages"]:
+        ctxt, _, msgid = key.rpartition(CONTEXT)
+        out.append((ctxt, msgid))
+    return out
 
 
 def quote(text: str) -> str:
@@ -69,9 +72,10 @@ def template() -> str:
     for msgid, where in {**runtime_ids(), **fault_ids()}.items():
         flag = "#, python-brace-format\n" if "{" in msgid else ""
         out.append(f"#: {where}\n{flag}msgid {quote(msgid)}\nmsgstr \"\"\n")
-    for msgid in game_ids():
+    for ctxt, msgid in game_ids():
         flag = "#, python-brace-format\n" if "{" in msgid else ""
-        out.append(f"#: controller/locale/games.pot\n{flag}msgctxt \"{GAME}\"\nmsgid {quote(msgid)}\nmsgstr \"\"\n")
+        out.append(f"#: controller/locale/games.pot\n{flag}msgctxt {quote(ctxt or GAME)}\nmsgid {quote(msgid)}\n"
+                   f"msgstr \"\"\n")
     return "\n".join(out)
 
 

@@ -194,7 +194,7 @@ class Terminal:
                     s = effect["settlement"]
                     net = f" {money(s['net'], minor_unit, currency)}" if "net" in s else ""
                     odds = " " + t("at {odds}", odds=f"{s['odds'][0]}:{s['odds'][1]}") if "odds" in s else ""
-                    parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=w(s["spot"]),
+                    parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=lang.spot(s["spot"]),
                                    result=w(s["result"])) + f"{odds}{net}")
                 elif "alert" in effect:
                     parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]), text=lang.text(effect["text"])))

@@ -32,7 +32,7 @@ def event_text(event: Mapping[str, Any], minor_unit: int = 100, currency: str = 
         who = f" ({event['player']})" if event.get("player") else ""
         amount = f" {money(event['amount'], minor_unit, currency)}" if event.get("amount") is not None else ""
         if kind == "bet":
-            return t("bet box {box}{player} {spot}{amount}", box=event["seat"], player=who, spot=w(event["spot"]),
+            return t("bet box {box}{player} {spot}{amount}", box=event["seat"], player=who, spot=lang.spot(event["spot"]),
                      amount=amount)
         return t("box {box}{player} {action}{amount}", box=event["seat"], player=who,
                  action=w(event["action"].replace("_", " ")), amount=amount)
@@ -144,7 +144,7 @@ def settlement_totals(settlements: Sequence[Mapping[str, Any]],
     out: dict[int, tuple[int, int, list[str]]] = {}
     for s in settlements:
         staked, net, what = out.get(int(s["seat"]), (0, 0, []))
-        label = f"{lang.word(s['spot'])} {lang.word(s['result'])}" + (f" {s['odds'][0]}:{s['odds'][1]}" if s.get("odds") else "")
+        label = f"{lang.spot(s['spot'])} {lang.word(s['result'])}" + (f" {s['odds'][0]}:{s['odds'][1]}" if s.get("odds") else "")
         stake = 0 if s["result"] == "carry" else int(s.get("stake") or 0)  # a carried stake is dropped once
         out[int(s["seat"])] = (staked + stake, net + int(s.get("net") or 0), what + [label])
     return dict(sorted(out.items()))

@@ -78,7 +78,7 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
     for spot, pair in (config.round_config.get("limits", {}) or {}).items():
         low, high = pair
         if high is not None:
-            limits.append(SpotLimit(lang.word(spot).replace("_", " ").upper(), int(low), int(high)))
+            limits.append(SpotLimit(lang.spot(spot).replace("_", " ").upper(), int(low), int(high)))
     return SignContent(title=lang.word(config.spec.name), limits=tuple(limits),
                        results=tuple(ResultMark(t, c) for t, c in board.marks),
                        results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
@@ -93,7 +93,7 @@ def sign_lines(table: Any) -> list[str]:
     lines = [f"{lang.word(config.spec.name)} {config.round_config.variant.upper()}"]
     for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items():
         top = format_amount(high, minor, whole=True) if high is not None else "..."
-        lines.append(f"{lang.word(spot).upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
+        lines.append(f"{lang.spot(spot).upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
     if table.last_outcome:
         lines.append(lang.t("LAST") + " " + outcome_short(table.last_outcome, lang))
     if table.faults:

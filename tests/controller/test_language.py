@@ -226,3 +226,12 @@ def test_faults_list_speaks_the_language(code: str) -> None:
         assert f"{kind.name}: " in done.stdout and kind.pattern in done.stdout
         assert kind.meaning not in done.stdout and CLEAR_ROLES[kind.clear_role] not in done.stdout
     assert language(code).t(FAULTS["journal"].meaning) in done.stdout
+
+
+def test_a_layouts_spots_are_named_as_the_seed_names_them() -> None:
+    sv, de = language("sv"), language("de")
+    assert sv.spot("straight:17") == "enkelnummer 17" and de.spot("straight:17") == "Plein 17"
+    assert sv.spot("split:17,20") == "två nummer 17,20" and sv.word("split") == "dela"  # the action is another word
+    assert sv.spot("red") == "rött" and sv.word("red") == "röd"  # the even chance and the die's colour
+    assert sv.spot("main") == "insats" and sv.spot("nonsense:3") == "nonsense:3"
+    assert language("en").spot("straight:17") == "straight:17"
