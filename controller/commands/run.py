@@ -73,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
     if args.journal:
         config = table_config.TableConfig(**{**config.__dict__, "journal_path": table_config.Path(args.journal)})
     if args.lang is not None:
-        problem = check_language(args.lang)
-        if problem is not None:
-            raise UsageError(f"run: --lang {args.lang}: {problem}")
+        unknown = check_language(args.lang)
+        if unknown is not None:
+            raise UsageError(f"run: --lang {args.lang}: {unknown}")
         config = table_config.TableConfig(**{**config.__dict__, "language": args.lang})
     # the structured log is for journald; on a terminal only warnings and errors join the table's lines
     listener = start_logging(logging.WARNING if sys.stderr.isatty() else logging.INFO)
