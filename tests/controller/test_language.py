@@ -235,3 +235,10 @@ def test_a_layouts_spots_are_named_as_the_seed_names_them() -> None:
     assert sv.spot("red") == "rött" and sv.word("red") == "röd"  # the even chance and the die's colour
     assert sv.spot("main") == "insats" and sv.spot("nonsense:3") == "nonsense:3"
     assert language("en").spot("straight:17") == "straight:17"
+
+
+def test_the_tables_shared_words_do_not_grow_with_untranslated_texts() -> None:
+    shared = language("da")
+    for n in range(50):  # a daemon's fault texts, a device's words: shown in English, not remembered
+        assert shared.text(f"shoe jam number {n} at the cut card") == f"shoe jam number {n} at the cut card"
+    assert shared is language("da") and not shared.missing
