@@ -79,7 +79,7 @@ def test_places_are_translated_in_turn() -> None:
                                "double?") == "Dealern visar ess: försäkring? Box 2: mjuk 17 mot ett ess — stanna, " \
                                              "kort eller dubbla?"
     assert language("de").text("Punto draws on 4: third card to Punto") == \
-        "Spieler zieht bei 4: dritte Karte an Spieler"
+        "Spieler zieht bei 4: dritte Karte für Spieler"
     assert language("da").text("decision (fold or raise) at box 1, 2") == \
         "beslutning (opgiv kortene eller forhøj) ved boks 1, 2"
     assert language("fi").text("burn puck sensed at box 3 but it belongs at box 1: move it to box 1 (or a "
