@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from controller import checks, games
 from controller.games.contract import GameSpec, RoundConfig
+from controller.language import check as check_language
 from drivers.gpio.config import DeviceConfig as PinMap, PinMapError, load_device_config
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -75,6 +76,7 @@ class TableConfig:
     device_timeout_s: float = 5.0
     pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
     code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
+    language: str = "en"  # [table] language: the croupier's, the players' and the pit's words (docs/languages.md)
 
 
 # --------------------------------------------------------------------------- the schema
@@ -87,7 +89,7 @@ _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
 HW = Path(__file__).resolve().parent.parent / "hw"
 _SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "floor")
-_TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
+_TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount", "language")
 _JACKPOT_KEYS = ("base", "contribution", "cap", "overflow", "link")
 _RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
                  "code_digest": lambda v: _text(v) and "the path of the stored code digest (tablectl digest --write)"}
@@ -215,6 +217,10 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     minor_unit = table.get("minor_unit", 100)
     if _choice(1, 10, 100, 1000)(minor_unit):
         c.bad("table.minor_unit", minor_unit, "minor units per major unit: 1, 10, 100 or 1000")
+    language = table.get("language", "en")
+    language_problem = check_language(language) if isinstance(language, str) else check_language("")
+    if language_problem is not None:
+        c.bad("table.language", language, language_problem)
 
     spec: GameSpec | None = None
     game_id = table.get("game", _MISSING)
@@ -278,6 +284,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         device_timeout_s=float(runtime.get("device_timeout_s", 5)),
         pin_map=pin_map,
         code_digest=runtime.get("code_digest"),
+        language=language,
         floor=floor,
     )
 
