@@ -243,7 +243,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     round_config: RoundConfig | None = None
     given: dict[str, Any] = {}
     if spec is not None and spec_ok:
-        round_config, given = _game_options(c, spec, str(variant_id), options, limits, table)
+        round_config, given = _game_options(c, spec, str(variant_id), options, limits, table, base_dir)
 
     devices = _devices(c, c.table(data, "devices"), base_dir)
     pin_map = _pin_map(c, devices, base_dir, spec)
@@ -316,12 +316,40 @@ def _simple(c: _Checker, where: str, section: Mapping[str, Any], checks: Mapping
             c.bad(f"{where}.{key}", value, problem)
 
 
+def _rules_file(c: _Checker, name: str, value: str, base_dir: Path | None) -> Any:
+    """A ``rules`` option given as a file name: its TOML, the table of the option's name in it (or the whole
+    file); None (and one line) when it cannot be read."""
+    path = Path(value)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        c.bad(f"options.{name}", value, f"cannot read {path}: {reason}")
+        return None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        c.bad(f"options.{name}", value, f"{path} is not valid TOML: {exc}")
+        return None
+    return data.get(name, data)
+
+
 def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[str, Any],
-                  limits: Mapping[str, Any], table: Mapping[str, Any]) -> tuple[RoundConfig | None, dict[str, Any]]:
+                  limits: Mapping[str, Any], table: Mapping[str, Any],
+                  base_dir: Path | None = None) -> tuple[RoundConfig | None, dict[str, Any]]:
     """Check each game option on its own (so every problem is reported), then the table-wide rules."""
     variant = spec.variant(variant_id)
     allowed = [o.name for o in spec.options if variant.options is None or o.name in variant.options]
     given: dict[str, Any] = {}
+    files: dict[str, str] = {}  # rules options read from a file (a Pai Gow house way): the file's name
+    for name in [n for n in options if n in allowed and spec.option(n).kind == "rules"]:
+        if isinstance(options[name], str):
+            files[name] = options[name]
+            data = _rules_file(c, name, files[name], base_dir)
+            if data is None:
+                options.pop(name)
+                continue
+            options[name] = data
     for reserved, where in (("limits", "[limits]"), ("price_base_amount", "table.price_base_amount")):
         if reserved in options:
             c.bad(f"options.{reserved}", options.pop(reserved), f"give it as {where}")
@@ -363,6 +391,10 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
     try:
         config = spec.resolve(variant_id, options, games.paytable_of(spec))
     except ValueError as exc:
+        in_file = next((n for n in files if str(exc).startswith(f"option '{n}': ")), None)
+        if in_file is not None:  # a problem in the rules file: the option, the file, the place in it
+            c.plain(f"options.{in_file}", f"{files[in_file]}: {str(exc).split(': ', 1)[1]}")
+            return None, given
         c.plain(_place_of(str(exc)), str(exc).split(": ", 1)[-1] if str(exc).startswith("limits") else str(exc))
         return None, given
     chip = config.get("chip_unit", 1)
