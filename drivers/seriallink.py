@@ -55,7 +55,8 @@ class LinkFault:
 @dataclass(frozen=True, slots=True)
 class SequenceGap:
     """A device skipped a frame number: a frame (a card) may be missing. Not a link outage (the link is up and
-    the frame after the gap is delivered): the runtime latches it for a supervisor to look at the coup."""
+    the frame after the gap is delivered): the runtime latches it (``device_fault``) for the staff to look at
+    the coup."""
 
     reason: str
 

@@ -22,7 +22,12 @@ refused (``Table.gates``) and the jackpot display says ``no LInK``. Both
 changes are journaled (``link_down``, ``link_up``).
 
 Nothing here can stop the table: without a bus it plays on and its records
-wait in the journal.
+wait in the journal. Except one thing: the stream is the floor's copy of the
+table's last position. On every connect the link asks the stream for this
+table's last record; a journal that ends before it, or holds another record
+at its place (a journal replaced, restored from an older copy or cut off
+together with its sealed state), latches ``integrity.floor``: the table takes
+no more input and the link sends nothing more (``check_position``).
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ from controller.floor import schema
 from controller.floor.bus import connect_forever, within
 from controller.floor.security import BusRefused
 from controller.floor.settings import TableLink
-from controller.runtime.journal import Journal, Record
+from controller.runtime.faults import Fault
+from controller.runtime.journal import GENESIS, Journal, Record
 from controller.runtime.logs import log
 
 LINK_SILENT_S = 3.0  # the link controller's meter not heard for this long: the table is cut off
@@ -89,7 +95,9 @@ class FloorLink:
         self.table_id: str = table.config.table_id
         self.subject = schema.journal_subject(settings.site, settings.pit, self.table_id)
         journal_path = Path(table.journal.path)
-        self.reader = Journal(journal_path, readonly=True)  # its own connection: the loop's writer is not touched
+        self.refused: str | None = table.journal.broken  # refused at start (integrity): nothing of it is sent
+        # its own connection: the loop's writer is not touched (a refused table's journal is an empty one in memory)
+        self.reader = Journal(journal_path, readonly=True) if self.refused is None else table.journal
         outbox = settings.outbox or Path("floor-outbox.json")
         self.outbox = Outbox(outbox if outbox.is_absolute() else journal_path.parent / outbox, self.table_id)
         self.links = dict(settings.links)  # meter -> link
@@ -166,14 +174,15 @@ class FloorLink:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            if self.connected and self.nc is not None:  # the daemon stops: send what is left, two seconds at most
+            if self.connected and self.nc is not None and self.refused is None:  # stopping: send what is left (2 s)
                 if not await within(self._flush(), 2.0):
                     log(logging.INFO, "floor link stops with records still to send", table=self.table_id,
                         acked=self.outbox.acked)
             self.outbox.save()
             if self.nc is not None:
                 await within(self.nc.close(), 2.0)
-            self.reader.close()
+            if self.reader is not self.table.journal:
+                self.reader.close()
 
     async def _flush(self) -> None:
         while True:
@@ -197,6 +206,9 @@ class FloorLink:
             try:
                 if not self.synced:
                     await self._sync()
+                if self.refused is not None:
+                    await asyncio.sleep(1.0)
+                    continue
                 self.wake.clear()
                 batch = list(itertools.islice(self.reader.records(since=self.outbox.acked), BATCH))
                 await self._publish_batch(batch)
@@ -224,7 +236,9 @@ class FloorLink:
                 await asyncio.sleep(0.5)
 
     async def _sync(self) -> None:
-        """A new outbox (none, or lost) asks the stream for this table's last record and goes on after it.
+        """After every connect: the stream's last record of this table, the floor's copy of where the table
+        is, must be in this journal (``check_position``; else ``refuse``). A new outbox (none, or lost) goes
+        on after that record.
 
         An outbox that has a position keeps it: the stream's last record of the table may stand after a gap
         (records the client buffered while the link was down, sent when it came back, past one it could
@@ -232,16 +246,48 @@ class FloorLink:
         """
         from nats.js.errors import NotFoundError
 
-        if self.outbox.acked == 0:
-            try:
-                last = await self.js.get_last_msg(schema.JOURNAL_STREAM, self.subject)
-            except NotFoundError:
-                pass
-            else:
-                seq = schema.parse_record(last.data).record.seq
-                if seq <= self.table.journal.last_seq:
-                    self.outbox.acked = seq
+        if self.refused is not None:
+            self.synced = True
+            return
+        try:
+            last = await self.js.get_last_msg(schema.JOURNAL_STREAM, self.subject)
+        except NotFoundError:
+            self.synced = True
+            return
+        floor = schema.parse_record(last.data).record
+        problem = self.check_position(floor.seq, floor.hash)
+        if problem is not None:
+            self.refuse(problem)
+        elif self.outbox.acked == 0:
+            self.outbox.acked = floor.seq
         self.synced = True
+
+    def check_position(self, seq: int, digest: str) -> str | None:
+        """None if this journal holds the floor's last record of the table (``seq`` with hash ``digest``);
+        else what is wrong, in one line naming the record."""
+        have = self.table.journal.last_seq
+        if seq > have:
+            return (f"record {seq}: the floor holds this table's records up to {seq}, but its journal ends at "
+                    f"record {have} (a journal replaced, restored from an older copy or cut off)")
+        mine = GENESIS if seq == 0 else next(
+            (r.hash for r in self.reader.records(since=seq - 1, until=seq)), None)
+        if mine != digest:
+            return (f"record {seq}: not the record the floor holds for this table at that place (another "
+                    f"journal under this table's name)")
+        return None
+
+    def refuse(self, problem: str) -> None:
+        """The journal is not the one the floor knows: latch ``integrity.floor``, take no more input (nothing
+        more is journaled on it) and send nothing more; the table stays up for the technician."""
+        self.refused = problem
+        name = "integrity.floor"
+        table = self.table
+        if table.journal.broken is None:
+            table.journal.broken = f"integrity: {problem}"
+        if name not in table.faults:
+            table.faults[name] = Fault(name, problem, 0)
+            log(logging.CRITICAL, "fault latched", fault=name, text=problem, journaled=False, table=self.table_id)
+        self._refresh()
 
     async def _publish_batch(self, batch: list[Record]) -> None:
         """Send a batch pipelined (in order on one connection), then advance over the acknowledged prefix.

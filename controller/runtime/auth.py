@@ -10,8 +10,9 @@ minutes, across every console session and across a restart (the failures are
 journaled; ``Lockout.restore``). A global limit (``Lockout.admit``) takes at
 most ``CHECKS_PER_SECOND`` PIN checks a second from all connections together.
 
-``CLEAR_ROLES`` is the one role table for clearing faults: the fault kinds a
-technician may not clear.
+Who may clear a fault is not kept here: the one fault table
+(``controller.runtime.faults.FAULTS``, each kind's ``clear_role``) says it, and
+``role_to_clear`` reads it.
 """
 
 from __future__ import annotations
@@ -23,25 +24,13 @@ import hmac
 import os
 from dataclasses import dataclass, field
 
+from controller.runtime.faults import role_to_clear as role_to_clear  # the console's role check: the fault table
+
 ROLES = ("technician", "supervisor")
 _N, _R, _P = 2**14, 8, 1  # about 16 MiB and 50 ms per check on a Pi 4: slow for a guesser, fine for a login
 N_RANGE = (2**12, 2**16)  # 4 MiB .. 64 MiB with r=8: below, a guesser's work; above, a stalled loop or a failed check
 R_RANGE, P_RANGE = (1, 16), (1, 4)
 CHECKS_PER_SECOND = 2.0  # PIN checks a second, all connections together; more are answered "wait" without a check
-
-CLEAR_ROLES: dict[str, str] = {
-    "code_digest": "supervisor",      # the installed code differs: only a supervisor takes that decision
-    "replay_mismatch": "supervisor",  # the open round does not replay: the supervisor decides it by hand
-    "meter_mismatch": "supervisor",   # a jackpot meter disagrees with its records
-    "jackpot": "supervisor",          # any jackpot fault
-    "deck_check": "supervisor",       # missing, extra or foreign cards in the shuffler
-}
-"""Fault kind -> the role needed to clear it; every kind not listed may be cleared by a technician too."""
-
-
-def role_to_clear(fault_name: str) -> str:
-    """``supervisor`` or ``technician``: who may clear the fault ``fault_name`` (``kind`` or ``kind.subject``)."""
-    return CLEAR_ROLES.get(fault_name.split(".", 1)[0], "technician")
 
 
 class PinFormatError(ValueError):

@@ -145,7 +145,10 @@ def _faults(session: "ConsoleSession", args: list[str]) -> list[str]:
     if len(args) != 2:
         raise Refused("usage: faults clear NAME (see 'faults list')")
     assert session.user is not None
-    needed = role_to_clear(args[1])
+    needed = role_to_clear(args[1])  # the fault table's clear_role (controller/runtime/faults.py)
+    if needed is None:
+        raise Refused(f"{args[1]} clears only by a restart, once the cause is mended (docs/console.md, "
+                      f"'Who may clear what')")
     if needed == "supervisor" and session.user.role != "supervisor":
         raise Refused(f"clearing {args[1]} needs a supervisor login (docs/console.md, 'Who may clear what')")
     return session.control.clear_fault(args[1], session.user.name)

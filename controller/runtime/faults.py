@@ -6,8 +6,9 @@ restart does not clear it (the runtime rebuilds the latched set from the
 ``<kind>.<subject>`` (``device_silent.shoe``, ``meter_mismatch.main``).
 
 ``FAULTS`` is the table; the input that stops, the tower pattern
-(``tower_pattern``), the lamps the text tower shows (``tower_lamps``) and the
-docs derive from it.
+(``tower_pattern``), the lamps the text tower shows (``tower_lamps``), who may
+clear a fault at the console (``role_to_clear``, which the console's role check
+reads) and the docs derive from it.
 """
 
 from __future__ import annotations
@@ -25,12 +26,23 @@ STOPS = {
 """What a fault kind stops (``FaultKind.stops``), in the words of the docs."""
 
 CLEAR_ROLES = {
-    "supervisor": "a supervisor: the clear_fault button with the key, or the console's 'clear'",
-    "device": "the device itself, when it is back (a journaled clear)",
-    "technician": "the technician's self-test walk, when it ends",
-    "restart": "a restart, once the cause is mended",
+    "supervisor": "a supervisor only: the console's 'faults clear' with a supervisor login, or the clear_fault "
+                  "button with the supervisor key",
+    "staff": "a technician or a supervisor: the console's 'faults clear', or the clear_fault button with the "
+             "supervisor key",
+    "device": "the device itself, when it is back (a journaled clear); a technician or a supervisor may clear "
+              "it at the console too",
+    "selftest": "the technician's self-test walk, when it ends; a technician or a supervisor may clear it at "
+                "the console too (the walk stops)",
+    "restart": "nobody: a restart, once the cause is mended",
 }
 """Who clears a fault kind (``FaultKind.clear_role``)."""
+
+CONSOLE_ROLE: Mapping[str, str | None] = MappingProxyType({
+    "supervisor": "supervisor", "staff": "technician", "device": "technician", "selftest": "technician",
+    "restart": None})
+"""The console login a ``clear_role`` needs for ``faults clear`` (None: no command clears it). A supervisor
+may clear whatever a technician may."""
 
 PATTERN_RANK = ("latched_fault", "maintenance", "device_fault")
 """Tower patterns of faults, the one shown first where several faults are latched."""
@@ -68,17 +80,17 @@ FAULTS: Mapping[str, FaultKind] = MappingProxyType({k.name: k for k in (
               "supervisor"),
     FaultKind("meter_mismatch", "a jackpot meter disagrees with its records", "meter", "latched_fault",
               "supervisor"),
-    FaultKind("device_silent", "a device stopped answering", "source", "latched_fault", "supervisor"),
+    FaultKind("device_silent", "a device stopped answering", "source", "latched_fault", "staff"),
     FaultKind("device_fault", "a device reported a fault (jam, tamper, wheel fault)", "source", "latched_fault",
-              "supervisor"),
+              "staff"),
     FaultKind("reader_failing", "a reader keeps failing to read (an unreadable card, a camera unsure in a row)",
-              "source", "latched_fault", "supervisor"),
+              "source", "latched_fault", "staff"),
     FaultKind("link_down", "a device's link or bus is down (unplugged, silent); clears itself when it is back",
               "source", "device_fault", "device"),
     FaultKind("sensor_fault", "the burn-puck circles sense no puck or several; clears itself when exactly one does",
               "source", "device_fault", "device"),
     FaultKind("maintenance", "a technician is walking the devices (console 'selftest'); clears when the walk ends",
-              "all", "maintenance", "technician"),
+              "all", "maintenance", "selftest"),
     FaultKind("deck_check", "the shuffler's deck check found missing, extra or foreign cards", "next_shoe",
               "latched_fault", "supervisor"),
 )})
@@ -127,6 +139,20 @@ def check_name(name: str) -> str:
     return name
 
 
+def role_to_clear(name: str) -> str | None:
+    """The console login needed to clear the fault ``name`` (``kind`` or ``kind.subject``): ``supervisor``,
+    ``technician``, or None where no one may (it clears by a restart). A name of no known kind needs a
+    technician: no such fault can be latched, and the table answers so."""
+    kind = FAULTS.get(name.split(".", 1)[0])
+    return "technician" if kind is None else CONSOLE_ROLE[kind.clear_role]
+
+
+def restart_only(name: str) -> bool:
+    """True for a fault that no command clears (``clear_role`` restart): the table refuses to clear it."""
+    kind = FAULTS.get(name.split(".", 1)[0])
+    return kind is not None and kind.clear_role == "restart"
+
+
 def fault_pattern(faults: Iterable[Fault]) -> str | None:
     """The tower pattern of the latched faults (the first of ``PATTERN_RANK`` any of them shows), or None."""
     shown = {f.spec.pattern for f in faults}
@@ -160,4 +186,13 @@ def markdown_table() -> str:
     rows = ["| kind | meaning | what stops | tower | cleared by |", "|---|---|---|---|---|"]
     for k in FAULTS.values():
         rows.append(f"| `{k.name}` | {k.meaning} | {k.stops_text} | `{k.pattern}` | {CLEAR_ROLES[k.clear_role]} |")
+    return "\n".join(rows) + "\n"
+
+
+def clear_markdown() -> str:
+    """Who may clear each fault kind at the console, as docs/console.md shows it (a test keeps it in step)."""
+    words = {"supervisor": "supervisor", "technician": "technician or supervisor", None: "nobody"}
+    rows = ["| fault | console login that may clear it | cleared by |", "|---|---|---|"]
+    for k in FAULTS.values():
+        rows.append(f"| `{k.name}` | {words[CONSOLE_ROLE[k.clear_role]]} | {CLEAR_ROLES[k.clear_role]} |")
     return "\n".join(rows) + "\n"

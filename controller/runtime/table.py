@@ -29,7 +29,7 @@ from controller.games.contract import (
 from controller.cards import Card
 from controller.runtime.composition import ShoeComposition
 from controller.runtime.draws import DrawSource, SystemDraws
-from controller.runtime.faults import Fault
+from controller.runtime.faults import Fault, restart_only
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
 from controller.runtime.logs import log
@@ -684,12 +684,12 @@ class Table:
         try:
             if cmd.name == "clear_fault":
                 wanted = cmd.args.get("name")
-                names = [wanted] if wanted else [n for n in self.faults if n != "journal"]
+                names = [wanted] if wanted else [n for n in self.faults if not restart_only(n)]
                 for name in names:
                     if name not in self.faults:
                         raise Refused(f"no fault {name!r} is latched")
-                    if name == "journal":
-                        raise Refused("the journal fault clears only by a restart once the disk is writable")
+                    if restart_only(name):  # the fault table's clear_role: no command clears it
+                        raise Refused(f"the {name} fault clears only by a restart once the cause is mended")
                 if not names:
                     raise Refused("no fault is latched")
                 cleared = names

@@ -4,6 +4,7 @@ long and malformed lines, the last audit record before the journal closes, the s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import statistics
 import time
@@ -13,7 +14,8 @@ from typing import Awaitable, Callable
 import pytest
 
 from controller import config as table_config
-from controller.runtime.auth import CLEAR_ROLES, Lockout, PinFormatError, check_pin_hash, role_to_clear
+from controller.runtime import auth, faults
+from controller.runtime.auth import Lockout, PinFormatError, check_pin_hash, role_to_clear
 from controller.runtime.console import ConsoleSession
 from controller.runtime.daemon import Daemon
 from controller.runtime.journal import Journal
@@ -61,16 +63,59 @@ def test_the_work_factor_is_bounded() -> None:
         check_pin_hash(good.replace("$16384$8$1$", "$16384$64$1$", 1))
 
 
+def logged_in(role: str, control: FakeControl) -> ConsoleSession:
+    session = ConsoleSession({"who": ConsoleUser("who", role, hash_pin("2468"))}, control, Lockout())
+    session.start(0.0)
+    session.feed("who", 0.0)
+    session.feed("2468", 0.0)
+    return session
+
+
 def test_the_role_table_keeps_the_serious_faults_for_a_supervisor() -> None:
     for name in ("code_digest", "replay_mismatch", "meter_mismatch.main", "deck_check.shuffler"):
         assert role_to_clear(name) == "supervisor", name
     assert role_to_clear("link_down.shoe") == "technician" and role_to_clear("device_fault.shoe") == "technician"
-    session = ConsoleSession({"tech": ConsoleUser("tech", "technician", hash_pin("2468"))}, FakeControl(), Lockout())
-    session.start(0.0)
-    session.feed("tech", 0.0)
-    session.feed("2468", 0.0)
-    for kind in CLEAR_ROLES:
-        assert "needs a supervisor login" in " ".join(session.feed(f"faults clear {kind}", 1.0).lines)
+    assert role_to_clear("journal") is None and role_to_clear("integrity.record_7") is None
+    control = FakeControl()
+    control.fault_names = {f"{kind}.x" for kind in faults.FAULTS}
+    tech, sup = logged_in("technician", control), logged_in("supervisor", control)
+    for name, kind in faults.FAULTS.items():  # what the console does is what the one fault table says
+        said = " ".join(tech.feed(f"faults clear {name}.x", 1.0).lines)
+        if kind.clear_role == "supervisor":
+            assert "needs a supervisor login" in said and f"{name}.x" in control.fault_names, said
+            said = " ".join(sup.feed(f"faults clear {name}.x", 1.0).lines)
+        if kind.clear_role == "restart":
+            assert "clears only by a restart" in said and f"{name}.x" in control.fault_names, said
+            assert "clears only by a restart" in " ".join(sup.feed(f"faults clear {name}.x", 1.0).lines)
+        else:
+            assert f"{name}.x cleared by" in said and f"{name}.x" not in control.fault_names, said
+
+
+def test_the_console_reads_who_may_clear_from_the_fault_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """auth keeps no table of its own: a kind made a supervisor's in FAULTS is a supervisor's at the console."""
+    assert not any(isinstance(v, dict) and "code_digest" in v for v in vars(auth).values())
+    changed = dict(faults.FAULTS)
+    changed["link_down"] = dataclasses.replace(changed["link_down"], clear_role="supervisor")
+    monkeypatch.setattr(faults, "FAULTS", changed)
+    control = FakeControl()
+    control.fault_names = {"link_down.shoe"}
+    said = " ".join(logged_in("technician", control).feed("faults clear link_down.shoe", 1.0).lines)
+    assert "needs a supervisor login" in said and control.fault_names == {"link_down.shoe"}
+
+
+def test_the_table_refuses_to_clear_what_only_a_restart_clears(tmp_path: Path) -> None:
+    from controller.runtime.faults import Fault
+    from controller.runtime.interfaces import Command
+    from tests.controller.runtime.helpers import open_table, punto_config
+
+    table = open_table(punto_config(tmp_path))
+    table.faults["journal"] = Fault("journal", "disk full", 0)
+    table.faults["device_fault.shoe"] = Fault("device_fault.shoe", "jam", 0)
+    answer = table.command(Command("clear_fault", {"name": "journal"}, "console:sup"))
+    assert "clears only by a restart" in answer and "journal" in table.faults
+    assert table.command(Command("clear_fault", {}, "button")) == "done"  # the key's clear: all it may clear
+    assert set(table.faults) == {"journal"}
+    table.journal.close()
 
 
 def test_long_and_malformed_lines_are_refused_in_words() -> None:

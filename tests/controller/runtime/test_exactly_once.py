@@ -13,6 +13,7 @@ and the journal verifies; the same for the wheel reader's numbers.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -31,6 +32,7 @@ from controller.config import load as load_config
 from controller.events import CardOut
 from controller.runtime.audit import verify
 from controller.runtime.journal import Journal
+from drivers.shoe import events as shoe_events
 from drivers.shoe.emulator import Faults, ShoeEmulator, seeded_shoe
 from drivers.wheel.emulator import WheelEmulator
 from tests.tablectl import ROOT
@@ -50,6 +52,31 @@ boxes = 7
 chip_unit = 1000
 
 [devices.shoe]
+driver = "serial"
+port = "{port}"
+
+[devices.sign]
+driver = "text"
+
+[journal]
+path = "{journal}"
+"""
+
+SHUFFLER = """
+[table]
+id = "pb-shuffler-kill"
+game = "punto-banco"
+variant = "se"
+currency = "SEK"
+minor_unit = 100
+price_base_amount = 5920000
+
+[options]
+decks = 6
+boxes = 7
+chip_unit = 1000
+
+[devices.shuffler]
 driver = "serial"
 port = "{port}"
 
@@ -255,6 +282,46 @@ def test_killing_the_daemon_200_times_on_a_real_shoe_link_with_a_third_of_the_ac
     assert sum(result["landed"].values()) == 200
 
 
+def shuffler_session(tmp_path: Path, kills: int, shuffles: int, ack_loss: float, seed: int) -> dict[str, Any]:
+    """The shuffler's facts (a shuffle started, a shuffle done) on the same link as the shoe's cards."""
+    trigger = Trigger()
+    emu = ShoeEmulator("shuffler", faults=Faults(ack_loss=ack_loss, seed=seed), retransmit_timeout=0.05,
+                       device_id="EMU-SHUF", log=lambda text: trigger.seen("sent") if text.startswith("sending") else None,
+                       on_host_frame=lambda type_, seq: trigger.seen("ack") if type_ == "ACK" else None)
+    port = emu.start()
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "table.toml"
+    config.write_text(SHUFFLER.format(port=port, journal=journal))
+    for n in range(shuffles):
+        emu.send(shoe_events.ShuffleStarted(f"shuffle {n + 1}"))
+        emu.send(shoe_events.ShuffleDone(416))
+
+    def frames() -> list[Any]:
+        return journal_rows(journal, lambda r: r.body.get("link", {}).get("device") == "shuffler")
+    try:
+        landed = kill_loop(config, trigger, kills, seed, ("ack", "ack", "sent", "time", "start"))
+        final_run(config, lambda: emu.wait_done(0) and len(frames()) >= 2 * shuffles)
+    finally:
+        emu.stop()
+    records = frames()
+    # each fact once and in order: a shuffle started (journaled as its position alone), then its shuffle done
+    assert [(r.kind, r.body.get("what") or r.body.get("note")) for r in records] == \
+        [("link", "ShuffleStarted"), ("shoe", "shuffle_done")] * shuffles
+    positions = [(r.body["link"]["session"], r.body["link"]["seq"]) for r in records]
+    assert len({s for s, _ in positions}) == 1
+    assert all(b[1] == (a[1] + 1) % 256 for a, b in zip(positions, positions[1:]))
+    report = verify(Journal(journal, readonly=True))
+    assert report["ok"], report["problems"][:3]
+    return {"landed": landed, "frames": len(records), "acked": emu.stats().acked,
+            "retransmits": emu.stats().retransmits}
+
+
+def test_killing_the_daemon_on_a_real_shuffler_link_neither_loses_nor_doubles_a_shuffle(tmp_path: Path) -> None:
+    result = shuffler_session(tmp_path, kills=10, shuffles=40, ack_loss=0.3, seed=7)
+    print(result)
+    assert sum(result["landed"].values()) == 10 and result["frames"] == 80 and result["landed"].get("ack", 0) >= 2
+
+
 def wheel_session(tmp_path: Path, kills: int, spins: int, seed: int) -> dict[str, Any]:
     trigger = Trigger()
     emu = WheelEmulator(seed=seed, keepalive=0.2,
@@ -289,9 +356,20 @@ def wheel_session(tmp_path: Path, kills: int, spins: int, seed: int) -> dict[str
         thread.join(5)
         emu.stop()
     assert numbers() == spun  # every spin's number exactly once, in order
-    report = verify(Journal(journal, readonly=True))
+    records = journal_rows(journal, lambda r: r.kind == "event" and r.body.get("event", {}).get("type") == "wheel")
+    assert all(r.body["source"] == "wheel" for r in records)
+    positions = [json.dumps(r.body["link"], sort_keys=True) for r in records]
+    assert len(set(positions)) == spins  # each spin once, from its own place in the wheel's stream
+    # every spin settled its round once: one outcome each, with the spin's number, rounds 1, 2, 3 ...
+    outcomes = [(r.round, e["outcome"]) for r in records for e in r.body["effects"] if "outcome" in e]
+    assert [o["number"] for _, o in outcomes] == spun, outcomes[:3]
+    assert [n for n, _ in outcomes] == list(range(1, spins + 1))
+    assert all(r.body["complete"] for r in records)
+    opened = journal_rows(journal, lambda r: r.kind == "round_open")
+    assert [r.round for r in opened] == list(range(1, spins + 2))  # each spin's round closed once, none again
+    report = verify(Journal(journal, readonly=True))  # and every settlement replays through the game code
     assert report["ok"], report["problems"][:3]
-    return {"landed": landed, "spins": spins}
+    return {"landed": landed, "spins": spins, "rounds": len(outcomes)}
 
 
 def test_killing_the_daemon_on_a_real_wheel_reader_neither_loses_nor_doubles_a_number(tmp_path: Path) -> None:

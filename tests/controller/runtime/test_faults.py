@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from controller.events import Bet, CloseBets
-from controller.runtime.faults import CLEAR_ROLES, FAULTS, SELF_CLEARING, STOPS, Fault, markdown_table, tower_pattern
+from controller.runtime.faults import (CLEAR_ROLES, CONSOLE_ROLE, FAULTS, SELF_CLEARING, STOPS, Fault, clear_markdown,
+                                       markdown_table, tower_pattern)
 from controller.runtime.view import tower_lamps
 from drivers.gpio.tower import PATTERNS
 from tests.controller.runtime.helpers import open_table, progressive_config, punto_config
@@ -24,6 +25,11 @@ def test_every_fault_kind_is_complete() -> None:
 
 def test_the_runtime_page_shows_the_fault_table() -> None:
     assert markdown_table() in (ROOT / "docs" / "runtime.md").read_text(encoding="utf-8")
+
+
+def test_the_console_page_shows_who_may_clear_each_fault_from_the_same_table() -> None:
+    assert set(CONSOLE_ROLE) == set(CLEAR_ROLES)
+    assert clear_markdown() in (ROOT / "docs" / "console.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name, stops_all, stops_shoe, stops_meter", [

@@ -40,3 +40,30 @@ def test_digest_command(tmp_path):
     stored.write_text("sha256:00\n")
     bad = run_tablectl("digest", "--check", str(stored))
     assert bad.returncode == 1 and "differs" in bad.stdout
+
+
+def test_a_digest_file_that_is_not_ascii_latches_code_digest_at_power_up(tmp_path):
+    """The daemon's power-up check says it in one line and latches the fault: no traceback, no play."""
+    import asyncio
+    import io
+
+    from controller import config as table_config
+    from controller.runtime.daemon import Daemon
+    from tests.controller.runtime.test_console_daemon import write_config
+
+    digest = tmp_path / "code.sha256"
+    digest.write_bytes("sha256:café\n".encode())
+    assert check_code(digest).message == f"{digest} is not a stored code digest (not plain ASCII text)"
+    daemon = Daemon(table_config.load(write_config(tmp_path, digest)), simulate=True, croupier=False,
+                    stream=io.StringIO(), quiet=True)
+
+    async def main():
+        task = asyncio.create_task(daemon.run())
+        while daemon.ready_s is None:
+            assert not task.done()
+            await asyncio.sleep(0.02)
+        daemon.stopped.set()
+        assert await asyncio.wait_for(task, 30) == 0
+    asyncio.run(main())
+    fault = daemon.table.faults["code_digest"]
+    assert "not plain ASCII text" in fault.text and fault.seq > 0  # journaled
