@@ -215,6 +215,36 @@ class DaemonControl:
             args["colors"] = colors
         return self._run("confirm_result", args, who)
 
+    def decisions(self) -> list[str]:
+        """The decisions the round offers now, as the dealer terminal shows them (controller/games/decisions)."""
+        from controller.runtime.decision_keys import legal_now
+
+        answer = legal_now(self.table)
+        lines = [f"Waiting for: {self.table.waiting_for()}"]
+        for seat in answer.seats():
+            words: list[str] = []
+            for d in answer.for_seat(seat):
+                choices = ([d.action] if d.plain else []) + [f"{d.action} {m}x" for m in d.multiples]
+                words.extend(c + (" [amount=N]" if d.amount else "") for c in choices)
+            lines.append(f"  box {seat}: {', '.join(words)}")
+        if not answer.decisions:
+            lines.append("  no decision is waiting")
+        return lines
+
+    def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str) -> list[str]:
+        """Enter one of the offered decisions as an ``action`` event (source ``console:WHO``)."""
+        from controller.runtime.decision_keys import legal_now
+
+        decision = legal_now(self.table).find(seat, action)
+        if decision is None:
+            raise ValueError(f"{action} is not a decision of box {seat} now (type 'act' for the decisions)")
+        event = decision.event(multiple, amount)
+        answer = self.table.submit(f"console:{who}", event)
+        if answer != "accepted":
+            record = self.table.journal.last("reject" if answer == "rejected" else "refuse")
+            raise ValueError(record.body.get("reason", answer) if record is not None else answer)
+        return ["Done (journaled).", f"Waiting for: {self.table.waiting_for()}"]
+
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
 
@@ -292,7 +322,8 @@ class Services:
         console = self.daemon.config.console
         if console.get("enabled", False):
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
-                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
+                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)),
+                               lockout=getattr(self.daemon, "lockout", None))
             host.lockout.restore(login_history(self.daemon.table, host.lockout.lock_seconds), loop.time())
             self._host = host
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")

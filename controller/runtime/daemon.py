@@ -30,6 +30,7 @@ from controller.games.contract import GameSpec
 from controller.runtime import devices as real_devices
 from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
+from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.faults import Fault
@@ -40,6 +41,7 @@ from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
 from controller.runtime.statefile import SealedState
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
 from controller.runtime.table import SourceHealth, Table
+from controller.runtime.web import server as web_terminal
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -76,6 +78,8 @@ class Daemon:
         self.croupier: VirtualCroupier | None = None
         self.closing = False
         self.built: real_devices.Built | None = None
+        self.web: web_terminal.Terminal | None = None  # the dealer terminal and the pit view (controller/runtime/web)
+        self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
         self.floor_link: Any = None
         self.exactly_once: ExactlyOnce | None = None
         self.sealed: SealedState | None = None
@@ -163,6 +167,8 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(self._drain_commands()), asyncio.create_task(self._watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
+        self.web, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
+        tasks += terminal_tasks
         floor_task = None  # stopped last: it sends what the journal holds, the stop record included
         if floor_link is not None:
             floor_task = asyncio.create_task(self._guard("floor link", floor_link.run))
@@ -193,6 +199,8 @@ class Daemon:
             self.closing = True
             if croupier is not None:
                 croupier.stopping = True
+            if self.web is not None:
+                await self.web.close()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

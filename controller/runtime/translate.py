@@ -40,6 +40,8 @@ from controller import games
 from controller.cards import CardError, parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Dice, Event, Puck, TYPE_NAMES, Void, Wheel
 from controller.games.contract import GameSpec
+from controller.games.decisions import Legal
+from controller.runtime.decision_keys import pressed
 from controller.runtime.interfaces import Command
 from drivers import events as ev
 
@@ -171,6 +173,7 @@ class TableView:
     jackpot_pending: bool = False  # a jackpot hit waits for the supervisor
     prompt_seat: int | None = None  # the box the last prompt waits for
     puck: int | None = None  # the box the burn puck is at, in a game that has one
+    decisions: Legal | None = None  # the round's legal decisions, given with a button press (decision_keys.py)
 
 
 @dataclass(frozen=True)
@@ -346,6 +349,9 @@ def _pressed(source: str, raw: ev.ButtonPressed | ev.ButtonLongPress, view: Tabl
         return _one(memory, Run(Command("new_shoe", {}, by)))
     if action == "confirm":
         return _one(memory, Noted("nothing waits for a confirmation"))
+    if view.decisions is not None:
+        meaning = pressed(view.decisions, action)  # only what the round accepts now, at the box in turn
+        return _one(memory, Submit(meaning) if isinstance(meaning, Action) else Noted(meaning))
     seat = view.prompt_seat
     if seat is None and action == "burn":
         seat = view.puck

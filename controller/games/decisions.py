@@ -1,0 +1,166 @@
+"""The legal decisions of a round right now, judged by the game itself.
+
+Every input surface (the dealer terminal, the console's ``act``, the decision
+buttons and keypad) offers what ``legal`` returns and nothing else, and sends
+it as an ordinary ``action`` (or ``close_bets``, ``void``) event. No surface
+knows a game's rules: the candidates come from the round's last ``Prompt``
+(what it ``expects``) and the ``GameSpec`` (its actions, with the multiples
+or amount a player may choose), and each candidate is tried on a copy of the
+round, so a decision is offered exactly when the round would accept it.
+The live round is never touched. Pure: no I/O, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from controller.events import Action, CloseBets, Event, Void
+from controller.games.contract import GameSpec, Prompt, Reject, Round
+
+PROBE_VOID = "probe: is a void accepted now"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One legal decision at one box.
+
+    ``plain``: legal as it is (with the game's default stake); ``multiples``: the multiples the player may
+    choose between, each one legal; ``amount``: the player may name an amount (the round judges it when it
+    is sent and says why it refuses one).
+    """
+
+    seat: int
+    action: str
+    description: str = ""
+    plain: bool = True
+    multiples: tuple[int, ...] = ()
+    amount: bool = False
+
+    def event(self, multiple: int | None = None, amount: int | None = None) -> Action:
+        """The ``action`` event of this decision (a multiple must be one offered)."""
+        if multiple is not None and multiple not in self.multiples:
+            raise ValueError(f"{self.action} at box {self.seat}: {multiple}x is not offered "
+                             f"({', '.join(f'{m}x' for m in self.multiples) or 'no multiples'})")
+        if multiple is None and not self.plain and self.multiples and amount is None:
+            raise ValueError(f"{self.action} at box {self.seat}: choose "
+                             f"{' or '.join(f'{m}x' for m in self.multiples)}")
+        if amount is not None and not self.amount:
+            raise ValueError(f"{self.action} at box {self.seat} takes no amount: the stake follows from the rules")
+        return Action(self.seat, self.action, multiple=multiple, amount=amount)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "action": self.action, "plain": self.plain}
+        if self.description:
+            out["description"] = self.description
+        if self.multiples:
+            out["multiples"] = list(self.multiples)
+        if self.amount:
+            out["amount"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """Everything the croupier may enter now besides cards and results: decisions, no more bets, void."""
+
+    decisions: tuple[Decision, ...] = ()
+    close_bets: bool = False
+    void: bool = False
+    expects: tuple[str, ...] = ()  # the prompt's expects, for the words around the buttons (a card, a number)
+
+    def for_seat(self, seat: int) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.seat == seat)
+
+    def find(self, seat: int, action: str) -> Decision | None:
+        return next((d for d in self.decisions if d.seat == seat and d.action == action), None)
+
+    def offers(self, action: str) -> bool:
+        return any(d.action == action for d in self.decisions)
+
+    def seats(self) -> tuple[int, ...]:
+        return tuple(sorted({d.seat for d in self.decisions}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"decisions": [d.to_json() for d in self.decisions], "close_bets": self.close_bets,
+                "void": self.void, "expects": list(self.expects)}
+
+
+def copy_of(round_: Round) -> Round:
+    """An independent copy of a round (its state deep-copied, its immutable config shared)."""
+    twin = copy.copy(round_)
+    twin._restore(round_._snapshot())
+    return twin
+
+
+class _Prober:
+    """Tries events on copies of the round, never on the round itself."""
+
+    def __init__(self, round_: Round) -> None:
+        self.round = round_
+        self.tried = 0
+
+    def accepts(self, event: Event) -> bool:
+        """Whether the round takes ``event`` (Round.apply's judgment on a copy, which is then thrown away)."""
+        if self.round.complete:
+            return False
+        twin = copy_of(self.round)  # one copy per probe: the copy is not restored after a rejection either
+        self.tried += 1
+        try:
+            list(twin._apply(event))
+        except Reject:
+            return False
+        return True
+
+
+def _candidate_actions(spec: GameSpec, prompt: Prompt | None) -> tuple[str, ...]:
+    """The actions worth trying: the ones the prompt names, or all of the game's when it says ``action``."""
+    if prompt is None:
+        return ()
+    names = tuple(a.name for a in spec.actions)
+    if "action" in prompt.expects:
+        return names
+    return tuple(n for n in names if n in prompt.expects)
+
+
+def legal(spec: GameSpec, round_: Round, prompt: Prompt | None, seats: Iterable[int],
+          betting_open: bool = False) -> Legal:
+    """The legal decisions now: each action the prompt expects, at the prompt's box and at every box in
+    ``seats`` (the boxes with a bet), tried on a copy of the round; ``close_bets`` and ``void`` likewise.
+
+    ``betting_open`` (the table's view) adds the no-more-bets probe while bets are still taken.
+    """
+    prober = _Prober(round_)
+    expects = tuple(prompt.expects) if prompt is not None else ()
+    boxes: list[int] = []
+    if prompt is not None and prompt.seat is not None:
+        boxes.append(prompt.seat)
+    boxes.extend(s for s in sorted(set(seats)) if s not in boxes)
+    specs = {a.name: a for a in spec.actions}
+    found: list[Decision] = []
+    for action in _candidate_actions(spec, prompt):
+        declared = specs[action]
+        for seat in boxes:
+            plain = prober.accepts(Action(seat, action))
+            multiples = tuple(m for m in declared.multiples if prober.accepts(Action(seat, action, multiple=m)))
+            if plain or multiples:
+                found.append(Decision(seat, action, declared.description, plain, multiples, declared.amount))
+    close = ("close_bets" in expects or betting_open) and prober.accepts(CloseBets())
+    void = prober.accepts(Void(PROBE_VOID))
+    return Legal(tuple(sorted(found, key=lambda d: (boxes.index(d.seat), _order(spec, d.action)))), close,
+                 void, expects)
+
+
+def _order(spec: GameSpec, action: str) -> int:
+    return next(i for i, a in enumerate(spec.actions) if a.name == action)
+
+
+def seats_with_bets(events: Sequence[Event], carried: Sequence[Event] = ()) -> tuple[int, ...]:
+    """The boxes that have a bet in the round so far (from its accepted events and the carried bets)."""
+    out: set[int] = set()
+    for event in list(carried) + list(events):
+        seat = getattr(event, "seat", None)
+        if type(event).__name__ == "Bet" and isinstance(seat, int):
+            out.add(seat)
+    return tuple(sorted(out))
