@@ -32,6 +32,7 @@ from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
 from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
+from controller.runtime.decision_keys import press_sends
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
@@ -144,7 +145,8 @@ class Daemon:
                     decks = int(self.config.round_config.get("decks", 1) or 1)  # no decks option: one deck
                     shoe = SimulatedShoe(decks, self.seed, table.shoe_no, table.shoe_cards, 0 if self.fast else 0.8)
                     self.devices["shoe"] = shoe
-                self.devices["buttons"] = real_devices.CroupierHands("buttons", built, loop)
+                self.devices["buttons"] = real_devices.CroupierHands(
+                    "buttons", built, loop, sends=lambda button, raw: press_sends(table, button, raw))
                 self.devices["bets"] = SimulatedPanel("bets")
                 for name in simulated_extras(self.config.spec):  # the dice camera, the burn puck, a wheel reader
                     on_panel = name == "puck" and built.panel is not None and \

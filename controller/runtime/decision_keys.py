@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from controller.events import Action, event_from_json
 from controller.games.decisions import Decision, Legal, legal, seats_with_bets
+from drivers import events as ev
 
 if TYPE_CHECKING:
     from controller.runtime.table import Table
@@ -65,3 +66,15 @@ def pressed(answer: Legal, action: str) -> Action | str:
     if not choice.plain:
         return f"{choice.action} at box {choice.seat}: the player chooses a multiple; use the terminal"
     return choice.event()
+
+
+def press_sends(table: "Table", button: str, event: object) -> bool:
+    """Whether a press of ``button`` now sends exactly ``event`` to the round: the translator's own judgment on
+    the table's view, nothing submitted. A decision button carries no box and no stake of its own (the first box
+    still to decide, the game's default stake), so a player's decision with a multiple, or at a later box, is
+    not what the button sends: the simulated croupier keys those in, as a croupier does at the terminal."""
+    from controller.runtime.translate import Submit, translate  # translate.py imports this module
+
+    press = ev.ButtonPressed(button)
+    intents = translate("gpio", press, table.translation_view(press)).intents
+    return len(intents) == 1 and isinstance(intents[0], Submit) and intents[0].event == event

@@ -244,14 +244,18 @@ class CroupierHands:
     """The virtual croupier's hands (``--simulate``): a mock button where a button does the job, else a direct post.
 
     no more bets (``CloseBets``) presses the button mapped to ``close_bets``, a decision
-    presses the button mapped to that action, a wheel number launches the
+    presses the button mapped to that action where the press sends exactly that decision
+    (``sends``: a decision button decides at the first box still to decide, at the game's
+    own stake), a wheel number launches the
     emulated wheel's ball; what no device of this table does (a dice throw
     entered on the console, a decision without a button) is posted as the
     game event, as the croupier would key it in.
     """
 
-    def __init__(self, name: str, built: "Built", loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, name: str, built: "Built", loop: asyncio.AbstractEventLoop,
+                 sends: Callable[[str, object], bool] | None = None) -> None:
         self.name, self.built, self.loop = name, built, loop
+        self.sends = sends  # whether a press of that button sends exactly this event now (decision_keys.py)
         self.posted = self.pressed = 0
         self._puck_seat: int | None = None
         self._post: Callable[[object], None] | None = None
@@ -282,8 +286,9 @@ class CroupierHands:
         kind = type(raw).__name__
         panel, wheel = self.built.panel, self.built.wheel
         action = {"CloseBets": "close_bets", "Action": getattr(raw, "action", None)}.get(kind)
-        if panel is not None and action is not None and panel.button_for(action) is not None \
-                and panel.hands is not None:
+        button = panel.button_for(action) if panel is not None and action is not None else None
+        if panel is not None and action is not None and button is not None and panel.hands is not None \
+                and (self.sends is None or self.sends(button, raw)):  # else keyed in: no button carries it
             self.pressed += 1
             task = self.loop.create_task(self._press_after(set(self._tasks), panel, action))
             self._tasks.add(task)
