@@ -248,6 +248,18 @@ class ActionSpec:
     multiples: tuple[int, ...] = ()
     amount: bool = False
     who: str = "player"  # "player": a decision the table must be able to take; "supervisor": an override
+    cards: bool = False  # the decision names cards of the box (``Action.cards``; the round's ``card_choice``)
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """The cards a decision names (``Action.cards``): ``least`` to ``most`` of ``cards`` (the box's own), sent in
+    the order chosen; ``order`` says what that order means, in the croupier's words ("" where it means nothing)."""
+
+    cards: tuple[Any, ...]  # controller.cards.Card
+    least: int
+    most: int
+    order: str = ""
 
 
 @dataclass(frozen=True)
@@ -511,6 +523,18 @@ class Round(ABC):
     def carried(self) -> tuple[Bet, ...]:
         """Bets that stay on the layout into the next round (stand-offs, carried raises)."""
         return ()
+
+    def amounts(self, seat: int, action: str) -> tuple[int, int] | None:
+        """The least and the most amount the player at ``seat`` may name for ``action`` now, in minor units,
+        where the rules leave the amount to the player (a poker raise to between the least and the most;
+        both equal where the bet is fixed, as in a limit game); None where the round takes the action without
+        an amount or never names a range. The round still judges each amount it is sent."""
+        return None
+
+    def card_choice(self, seat: int, action: str) -> CardChoice | None:
+        """The cards the player at ``seat`` names for ``action`` now (a draw, a discard, the setting of hands), for
+        an action declared with ``cards``; None where the box names none now. The round still judges each choice."""
+        return None
 
     def layout(self) -> Mapping[str, Any] | None:
         """What the croupier sees on the layout now, JSON-ready: ``{"dealer": {"cards": [...], "total": N},

@@ -16,8 +16,9 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from controller.cards import Card
 from controller.events import Action, CloseBets, Event, Void
-from controller.games.contract import GameSpec, Prompt, Reject, Round
+from controller.games.contract import CardChoice, GameSpec, Prompt, Reject, Round
 
 PROBE_VOID = "probe: is a void accepted now"
 
@@ -28,7 +29,8 @@ class Decision:
 
     ``plain``: legal as it is (with the game's default stake); ``multiples``: the multiples the player may
     choose between, each one legal; ``amount``: the player may name an amount (the round judges it when it
-    is sent and says why it refuses one).
+    is sent and says why it refuses one); ``least`` and ``most``: the amounts the round says the player may
+    name now (``Round.amounts``: a poker bet or raise), the least of them legal; equal for a fixed bet.
     """
 
     seat: int
@@ -37,9 +39,21 @@ class Decision:
     plain: bool = True
     multiples: tuple[int, ...] = ()
     amount: bool = False
+    least: int | None = None
+    most: int | None = None
+    cards: CardChoice | None = None  # the cards the player names (a draw, a discard, setting the hands)
 
-    def event(self, multiple: int | None = None, amount: int | None = None) -> Action:
-        """The ``action`` event of this decision (a multiple must be one offered)."""
+    @property
+    def fixed(self) -> int | None:
+        """The one amount the decision takes (a limit game's bet), else None."""
+        return self.least if self.least is not None and self.least == self.most else None
+
+    def event(self, multiple: int | None = None, amount: int | None = None,
+              cards: Sequence[Card] | None = None) -> Action:
+        """The ``action`` event of this decision (a multiple must be one offered; a fixed bet takes its amount;
+        the cards named must be the box's own, as many as the choice allows)."""
+        if self.cards is not None or cards is not None:
+            return self._cards_event(cards)
         if multiple is not None and multiple not in self.multiples:
             raise ValueError(f"{self.action} at box {self.seat}: {multiple}x is not offered "
                              f"({', '.join(f'{m}x' for m in self.multiples) or 'no multiples'})")
@@ -48,16 +62,40 @@ class Decision:
                              f"{' or '.join(f'{m}x' for m in self.multiples)}")
         if amount is not None and not self.amount:
             raise ValueError(f"{self.action} at box {self.seat} takes no amount: the stake follows from the rules")
+        if amount is None and multiple is None and not self.plain and self.least is not None:
+            if self.fixed is None:
+                raise ValueError(f"{self.action} at box {self.seat}: name the amount ({self.least} to {self.most} "
+                                 "in minor units)")
+            amount = self.fixed
         return Action(self.seat, self.action, multiple=multiple, amount=amount)
+
+    def _cards_event(self, cards: Sequence[Card] | None) -> Action:
+        choice = self.cards
+        if choice is None:
+            raise ValueError(f"{self.action} at box {self.seat} names no cards")
+        named = tuple(cards or ())
+        count = f"{choice.least}" if choice.least == choice.most else f"{choice.least} to {choice.most}"
+        if not choice.least <= len(named) <= choice.most:
+            raise ValueError(f"{self.action} at box {self.seat}: name {count} of its cards, not {len(named)}")
+        strange = [str(c) for c in named if c not in choice.cards]
+        if strange or len(set(named)) != len(named):
+            raise ValueError(f"{self.action} at box {self.seat}: name its own cards, each once "
+                             f"({' '.join(map(str, choice.cards))})")
+        return Action(self.seat, self.action, cards=named)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "action": self.action, "plain": self.plain}
+        if self.cards is not None:
+            out["cards"] = {"from": [str(c) for c in self.cards.cards], "least": self.cards.least,
+                            "most": self.cards.most, "order": self.cards.order}
         if self.description:
             out["description"] = self.description
         if self.multiples:
             out["multiples"] = list(self.multiples)
         if self.amount:
             out["amount"] = True
+        if self.least is not None:
+            out["least"], out["most"] = self.least, self.most
         return out
 
 
@@ -142,10 +180,20 @@ def legal(spec: GameSpec, round_: Round, prompt: Prompt | None, seats: Iterable[
     for action in _candidate_actions(spec, prompt):
         declared = specs[action]
         for seat in boxes:
+            if declared.cards:  # a choice of the box's cards: offered with the cards, never as a plain tap
+                choice = round_.card_choice(seat, action)
+                if choice is not None and prober.accepts(Action(seat, action, cards=choice.cards[:choice.least])):
+                    found.append(Decision(seat, action, declared.description, False, cards=choice))
+                continue
             plain = prober.accepts(Action(seat, action))
             multiples = tuple(m for m in declared.multiples if prober.accepts(Action(seat, action, multiple=m)))
-            if plain or multiples:
-                found.append(Decision(seat, action, declared.description, plain, multiples, declared.amount))
+            span = round_.amounts(seat, action) if declared.amount else None  # the amounts the player may name
+            if span is not None and not plain and not prober.accepts(Action(seat, action, amount=span[0])):
+                span = None
+            if plain or multiples or span is not None:
+                least, most = span if span is not None else (None, None)
+                found.append(Decision(seat, action, declared.description, plain, multiples, declared.amount,
+                                      least, most))
     close = ("close_bets" in expects or betting_open) and prober.accepts(CloseBets())
     void = prober.accepts(Void(PROBE_VOID))
     return Legal(tuple(sorted(found, key=lambda d: (boxes.index(d.seat), _order(spec, d.action)))), close,

@@ -63,9 +63,10 @@ def pressed(answer: Legal, action: str) -> Action | str:
         choice = next((d for d in answer.decisions if d.action == action), None)  # the prompt's box first
         if choice is None:
             return f"{action}: no box may {action} now"
-    if not choice.plain:
-        return f"{choice.action} at box {choice.seat}: the player chooses a multiple; use the terminal"
-    return choice.event()
+    if not choice.plain and choice.fixed is None:
+        chooses = "the cards" if choice.cards is not None else "a multiple" if choice.multiples else "the amount"
+        return f"{choice.action} at box {choice.seat}: the player chooses {chooses}; use the terminal"
+    return choice.event()  # a fixed bet (a limit game's) takes its amount
 
 
 def press_sends(table: "Table", button: str, event: object) -> bool:

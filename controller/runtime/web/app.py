@@ -28,6 +28,7 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from controller.cards import CardError, parse_card
 from controller.events import CloseBets, Void
 from controller.runtime.interfaces import Command
 from controller.runtime.web.session import COOKIE, Login, Sessions
@@ -163,12 +164,21 @@ class TerminalApp:
         for name, value in (("multiple", multiple), ("amount", amount)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value <= 0):
                 return _answer(False, f"Refused: the {name} must be a whole number above 0", 400)
+        named = body.get("cards")
+        cards = None
+        if named is not None:
+            if not isinstance(named, list) or not all(isinstance(c, str) for c in named):
+                return _answer(False, "Refused: the cards must be a list of cards (Kh, 2c)", 400)
+            try:
+                cards = [parse_card(c) for c in named]
+            except CardError as exc:
+                return _answer(False, f"Refused: {exc}", 400)
         decision = self.state.legal().find(seat, action)
         if decision is None:
             return _answer(False, f"Refused: {action} is not a decision of box {seat} now "
                                   f"({self.table.waiting_for()})", 409)
         try:
-            event = decision.event(multiple, amount)
+            event = decision.event(multiple, amount, cards)
         except ValueError as exc:
             return _answer(False, f"Refused: {exc}", 409)
         return self._submitted(f"terminal:{login.name}", event)

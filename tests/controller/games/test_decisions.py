@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller import games
@@ -139,3 +142,97 @@ def test_banked_poker_offers_exactly_what_the_round_accepts(game, seats, deck, d
     spec, round_, prompt, accepted = _play(name, variant, events)
     if not round_.complete:
         _check_exact(spec, round_, prompt, accepted, range(1, 4))
+
+
+def _poker_room(variant: str):
+    spec, config = games.configure("texas-holdem", variant, {})
+    round_ = spec.new_round(config, ())
+    prompt = None
+    accepted = []
+    for event in [Bet(1, "buy_in", 20000), Bet(2, "buy_in", 20000), Bet(3, "buy_in", 20000), CloseBets()] + \
+            [CardOut(parse_card(c)) for c in "Ah Kd 7c 2s 9h Qd".split()]:
+        answer = round_.apply(event)
+        assert isinstance(answer, Accepted), (event, answer)
+        accepted.append(event)
+        prompt = next((e for e in answer.effects if isinstance(e, Prompt)), prompt)
+    return spec, round_, prompt, accepted
+
+
+def test_a_no_limit_raise_is_offered_with_the_amounts_the_round_takes():
+    spec, round_, prompt, accepted = _poker_room("no-limit")
+    answer = legal(spec, round_, prompt, seats_with_bets(accepted))
+    assert [(d.seat, d.action) for d in answer.decisions] == [(1, "fold"), (1, "call"), (1, "raise")]
+    raise_ = answer.find(1, "raise")
+    assert raise_ is not None and not raise_.plain and raise_.amount and raise_.fixed is None
+    assert (raise_.least, raise_.most) == (200, 20000)  # the big blind's double, to every chip of the box
+    for amount in (200, 750, 20000):
+        assert isinstance(copy_of(round_).apply(raise_.event(amount=amount)), Accepted), amount
+    assert not isinstance(copy_of(round_).apply(raise_.event(amount=150)), Accepted)  # below the least
+    try:
+        raise_.event()
+    except ValueError as exc:
+        assert "name the amount (200 to 20000" in str(exc)
+    else:
+        raise AssertionError("a raise of no amount was made an event")
+
+
+def test_a_limit_raise_is_the_fixed_bet_in_one_tap():
+    spec, round_, prompt, accepted = _poker_room("limit")
+    raise_ = legal(spec, round_, prompt, seats_with_bets(accepted)).find(1, "raise")
+    assert raise_ is not None and raise_.fixed == 200 and raise_.least == raise_.most == 200
+    event = raise_.event()
+    assert event == Action(1, "raise", amount=200)
+    assert isinstance(copy_of(round_).apply(event), Accepted)
+
+
+@pytest.mark.parametrize("game,variant", [("five-card-draw", "limit"), ("pineapple", "no-limit"),
+                                          ("chinese-poker", "points"), ("open-face-chinese", "points")])
+def test_the_card_decisions_are_offered_with_the_boxes_cards_and_play_a_hand_through(game, variant):
+    """A draw, a discard, the setting and the placing of hands: offered with the box's own cards only (never as a
+    plain tap, which would draw nothing or set a fouled hand), and a whole hand goes through what is offered."""
+    spec, config = games.configure(game, variant, {})
+    round_ = spec.new_round(config, ())
+    spot, amount = ("points", None) if spec.id in ("chinese-poker", "open-face-chinese") else ("buy_in", 20000)
+    prompt = None
+    events = [Bet(1, spot, amount), Bet(2, spot, amount), CloseBets()]
+    deck = iter(card_from_index(i) for i in random.Random(3).sample(range(52), 52))
+    named = 0
+    while not round_.complete:
+        if events:
+            event = events.pop(0)
+        elif prompt is not None and "card" in prompt.expects:
+            event = CardOut(next(deck))
+        else:
+            answer = legal(spec, round_, prompt, (1, 2))
+            assert answer.decisions, prompt
+            for d in answer.decisions:
+                assert (d.cards is not None) == next(a.cards for a in spec.actions if a.name == d.action)
+                if d.cards is not None:
+                    assert not d.plain and set(d.cards.cards) <= set(_holding(round_, d.seat))
+                    with pytest.raises(ValueError):
+                        d.event(cards=d.cards.cards[:d.cards.least - 1] if d.cards.least > 1 else
+                                d.cards.cards[:d.cards.most + 1] if d.cards.most < len(d.cards.cards) else
+                                (next(c for c in _unseen() if c not in d.cards.cards),))
+            card = next((d for d in answer.decisions if d.cards is not None), None)
+            if card is not None:
+                event = card.event(cards=card.cards.cards[:card.cards.least])
+                named += 1
+            else:
+                event = next(d for d in answer.decisions if d.action in ("check", "call", "stand_pat")).event()
+        answer = round_.apply(event)
+        assert isinstance(answer, Accepted), (event, answer)
+        prompt = next((e for e in answer.effects if isinstance(e, Prompt)), prompt)
+    assert named >= 2 and round_.settlements()
+
+
+def _holding(round_, seat):
+    """The box's cards as the round holds them (each game keeps them its own way)."""
+    if hasattr(round_, "hands") and isinstance(round_.hands, dict):
+        return round_.hands[seat]
+    if hasattr(round_, "unplaced"):
+        return round_.unplaced(seat)
+    return round_.hand.hole_now(round_.order.index(seat))
+
+
+def _unseen():
+    return [card_from_index(i) for i in range(52)]

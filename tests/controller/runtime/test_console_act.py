@@ -47,3 +47,28 @@ def test_act_is_a_supervisors_and_a_croupier_logs_in_at_the_terminal(tmp_path: P
     _, console, reply = session(tmp_path / "c", "carla", "2468")
     assert reply.lines == ("A croupier logs in at the dealer terminal, not at the console.",)
     assert console.user is None
+
+
+def test_act_takes_a_poker_raise_of_a_named_amount_and_the_cards_of_a_draw(tmp_path: Path) -> None:
+    table = open_table(tmp_path, "five-card-draw", "no-limit")
+    feed(table, Bet(1, "buy_in", 20000), Bet(2, "buy_in", 20000), CloseBets(),
+         "Ah", "Kd", "7c", "2s", "9h", "Qd", "Tc", "5h", "3d", "4c")
+    console = ConsoleSession(USERS, DaemonControl(SimpleNamespace(table=table, config=table.config)), Lockout())
+    console.start(0.0)
+    console.feed("sven", 1.0)
+    console.feed("8642", 2.0)
+    listed = console.feed("act", 3.0).lines
+    assert "raise amount=200..20000" in listed[1], listed
+    assert console.feed("act 1 raise", 4.0).lines[0].startswith("Refused: raise at box 1: name the amount")
+    assert console.feed("act 1 raise amount=600", 5.0).lines[0] == "Done (journaled)."
+    assert table.journal.last("event").body["event"] == {"type": "action", "seat": 1, "action": "raise",
+                                                         "amount": 600}
+    assert console.feed("act 2 call", 6.0).lines[0] == "Done (journaled)."
+    listed = console.feed("act", 7.0).lines
+    drawer = int(listed[1].split(":")[0].split()[-1])
+    held = [str(c) for c in table.round.hand.hole_now(table.round.order.index(drawer))]
+    assert f"draw cards=C,C.. (1-5 of {' '.join(held)})" in listed[1], listed
+    assert console.feed(f"act {drawer} draw cards=As", 8.0).lines[0].startswith("Refused:")  # not its card
+    assert console.feed(f"act {drawer} draw cards={held[0]},{held[1]}", 9.0).lines[0] == "Done (journaled)."
+    assert table.journal.last("event").body["event"] == {"type": "action", "seat": drawer, "action": "draw",
+                                                         "cards": held[:2]}

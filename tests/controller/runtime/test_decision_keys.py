@@ -71,3 +71,20 @@ def test_keypad_key_n_is_the_nth_decision_of_the_box_in_turn(tmp_path: Path) -> 
     feed(table, "3c")
     assert [(d.seat, d.action) for d in keypad(legal_now(table))] == [(1, "stand"), (1, "double")]
     assert meaning(table, "key_4") == "key 4 means nothing now (keys 1-2 do)"
+
+
+def test_a_limit_raise_is_a_key_and_a_no_limit_raise_is_sized_at_the_terminal(tmp_path: Path) -> None:
+    for variant, words in (("limit", None), ("no-limit", "raise at box 1: the player chooses the amount; "
+                                                         "use the terminal")):
+        table = open_table(tmp_path / variant, "texas-holdem", variant)
+        feed(table, Bet(1, "buy_in", 20000), Bet(2, "buy_in", 20000), Bet(3, "buy_in", 20000), CloseBets(),
+             "Ah", "Kd", "7c", "2s", "9h", "Qd")
+        keys = keypad(legal_now(table))
+        assert [(d.seat, d.action) for d in keys] == [(1, "fold"), (1, "call"), (1, "raise")]
+        if words is None:
+            assert table.submit("buttons", ButtonPressed("key_3")) == "accepted"
+            assert last_action(table) == {"type": "action", "seat": 1, "action": "raise", "amount": 200}
+        else:
+            seq = table.journal.last_seq
+            assert meaning(table, "key_3") == words
+            assert table.journal.last_seq == seq

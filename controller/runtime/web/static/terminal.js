@@ -136,16 +136,28 @@
       var choices = [];
       if (d.plain) choices.push({label: word(d.action)});
       (d.multiples || []).forEach(function (m) { choices.push({label: word(d.action) + " " + m + "x", multiple: m}); });
+      // a bet or raise the player sizes (a poker game): the least the round takes, as one tap; a fixed bet likewise
+      if (!d.plain && d.least !== undefined) choices.push({label: word(d.action) + " " + money(d.least), amount: d.least});
       choices.forEach(function (c) {
         var b = el("button", "btn " + d.action, c.label);
         b.setAttribute("data-action", d.action); b.setAttribute("data-seat", d.seat);
         if (c.multiple) b.setAttribute("data-multiple", c.multiple);
+        if (c.amount) b.setAttribute("data-amount", c.amount);
         var key = keys[d.seat + ":" + d.action];
-        if (key && !c.multiple) b.appendChild(el("span", "key", String(key)));
-        b.addEventListener("click", function () { post("/api/act", {seat: d.seat, action: d.action, multiple: c.multiple}); });
+        if (key && !c.multiple && (d.plain || d.least === d.most)) b.appendChild(el("span", "key", String(key)));
+        b.addEventListener("click", function () {
+          post("/api/act", {seat: d.seat, action: d.action, multiple: c.multiple, amount: c.amount});
+        });
         grid.appendChild(b);
       });
-      if (d.amount) {
+      if (d.cards) {  // a draw, a discard, the setting of hands: the croupier picks the box's cards
+        var pickBtn = el("button", "btn " + d.action, word(d.action) + " …");
+        pickBtn.appendChild(el("small", null, "choose the cards"));
+        pickBtn.setAttribute("data-cards-for", d.action); pickBtn.setAttribute("data-seat", d.seat);
+        pickBtn.addEventListener("click", function () { cardPad(d); });
+        grid.appendChild(pickBtn);
+      }
+      if (d.amount && (d.least === undefined || d.least < d.most)) {
         var a = el("button", "btn small " + d.action, word(d.action) + " …");
         a.appendChild(el("small", null, "another amount"));
         a.setAttribute("data-amount-for", d.action); a.setAttribute("data-seat", d.seat);
@@ -166,7 +178,8 @@
     var entry = "";
     var sheet = document.getElementById("sheet");
     sheet.innerHTML = "";
-    sheet.appendChild(el("h3", null, word(d.action) + " · box " + d.seat + " (" + state.currency + ")"));
+    var span = d.least !== undefined ? ", " + money(d.least) + " to " + money(d.most) : "";
+    sheet.appendChild(el("h3", null, word(d.action) + " · box " + d.seat + " (" + state.currency + span + ")"));
     var shown = el("div", "entry", "0");
     shown.id = "amount-entry";
     sheet.appendChild(shown);
@@ -188,6 +201,53 @@
       pad.appendChild(b);
     });
     sheet.appendChild(pad);
+    document.getElementById("modal").className = "modal show";
+    function close() { document.getElementById("modal").className = "modal"; }
+  }
+
+  function cardPad(d) {
+    // the box's cards, tapped in the order the decision wants (the order is the game's words); OK sends them
+    var c = d.cards, chosen = [];
+    var sheet = document.getElementById("sheet");
+    sheet.innerHTML = "";
+    var count = c.least === c.most ? String(c.least) : c.least + " to " + c.most;
+    sheet.appendChild(el("h3", null, word(d.action) + " · box " + d.seat + ": " + count + " card" +
+      (c.most > 1 ? "s" : "")));
+    if (c.order) sheet.appendChild(el("div", "hint", "In this order: " + c.order));
+    var row = el("div", "pick");
+    var ok = el("button", "ok", "OK");
+    function render() {
+      Array.prototype.forEach.call(row.children, function (b) {
+        var i = chosen.indexOf(b.getAttribute("data-pick"));
+        b.className = "pick-card" + (i >= 0 ? " chosen" : "");
+        b.querySelector(".order").textContent = i >= 0 ? String(i + 1) : "";
+      });
+      ok.disabled = chosen.length < c.least || chosen.length > c.most;
+    }
+    c.from.forEach(function (text) {
+      var b = el("button", "pick-card");
+      b.setAttribute("data-pick", text);
+      b.appendChild(card(text));
+      b.appendChild(el("span", "order", ""));
+      b.addEventListener("click", function () {
+        var i = chosen.indexOf(text);
+        if (i >= 0) chosen.splice(i, 1); else if (chosen.length < c.most) chosen.push(text);
+        render();
+      });
+      row.appendChild(b);
+    });
+    sheet.appendChild(row);
+    var pad = el("div", "pad");
+    var cancel = el("button", "cancel", "Cancel");
+    cancel.setAttribute("data-key", "Cancel"); ok.setAttribute("data-key", "OK");
+    cancel.addEventListener("click", close);
+    ok.addEventListener("click", function () {
+      close();
+      post("/api/act", {seat: d.seat, action: d.action, cards: chosen});
+    });
+    pad.appendChild(cancel); pad.appendChild(el("span")); pad.appendChild(ok);
+    sheet.appendChild(pad);
+    render();
     document.getElementById("modal").className = "modal show";
     function close() { document.getElementById("modal").className = "modal"; }
   }

@@ -78,8 +78,12 @@ class Dealer:
         """What the page offers is exactly what the round accepts, box by box, for what the prompt expects."""
         buttons = self.page.eval_on_selector_all(
             "#decisions button[data-action]",
-            "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.action, Number(b.dataset.multiple || 0)])")
-        offered = {(seat, action) for seat, action, _ in buttons}
+            "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.action, Number(b.dataset.multiple || 0), "
+            "Number(b.dataset.amount || 0)])")
+        offered = {(seat, action) for seat, action, _, _ in buttons}
+        picks = self.page.eval_on_selector_all(  # a decision naming cards: its button opens the card picker
+            "#decisions button[data-cards-for]", "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.cardsFor])")
+        offered |= {(seat, action) for seat, action in picks}
 
         def judge() -> list[str]:
             table = self.table.daemon.table
@@ -90,13 +94,19 @@ class Dealer:
 
             def takes(event: Action) -> bool:
                 return not table.round.complete and isinstance(copy_of(table.round).apply(event), Accepted)
-            for seat, name, multiple in buttons:  # each button, with its multiple, is one the round takes
-                if not takes(Action(seat, name, multiple=multiple or None)):
-                    problems.append(f"box {seat} {name} {multiple}x: offered, but the round refuses it")
+            for seat, name, multiple, amount in buttons:  # each button, with its multiple or amount, is taken
+                if not takes(Action(seat, name, multiple=multiple or None, amount=amount or None)):
+                    problems.append(f"box {seat} {name} {multiple}x {amount}: offered, but the round refuses it")
             for seat in range(1, 8):
                 for name, spec in declared.items():
-                    accepted = takes(Action(seat, name)) or any(takes(Action(seat, name, multiple=m))
-                                                                for m in spec.multiples)
+                    span = table.round.amounts(seat, name) if spec.amount else None  # a sized bet: its least
+                    choice = table.round.card_choice(seat, name) if spec.cards else None
+                    if spec.cards:  # named cards only: a plain draw would draw nothing
+                        accepted = choice is not None and takes(Action(seat, name, cards=choice.cards[:choice.least]))
+                    else:
+                        accepted = takes(Action(seat, name)) or any(takes(Action(seat, name, multiple=m))
+                                                                    for m in spec.multiples) or \
+                            (span is not None and takes(Action(seat, name, amount=span[0])))
                     if accepted != ((seat, name) in offered):
                         problems.append(f"box {seat} {name}: round {'accepts' if accepted else 'refuses'}, page "
                                         f"{'offers' if (seat, name) in offered else 'does not offer'} it")
@@ -116,8 +126,9 @@ class Dealer:
                                  f"{self.page.inner_text('#toast') if self.page.is_visible('#toast') else ''}")
         self.shown(self.seq())
 
-    def decide(self, seat: int, action: str, multiple: int | None = None) -> None:
+    def decide(self, seat: int, action: str, multiple: int | None = None, amount: int | None = None) -> None:
         more = f"[data-multiple='{multiple}']" if multiple else ":not([data-multiple])"
+        more += f"[data-amount='{amount}']" if amount else ":not([data-amount])"
         self.tap(f"#decisions button[data-seat='{seat}'][data-action='{action}']{more}")
 
     def deal(self, *cards: str) -> None:
@@ -310,5 +321,101 @@ def test_ultimate_texas_holdem_a_4x_play_tapped_before_the_flop(tmp_path: Path, 
             ("terminal:carla", {"type": "action", "seat": 1, "action": "play", "multiple": 4})]
         play = [s for s in settlements(table) if s["spot"] == "play"]
         assert len(play) == 1 and play[0]["stake"] == 4000
+    finally:
+        table.stop()
+
+
+def test_no_limit_holdem_a_raise_of_the_croupiers_amount_and_the_least_bet_in_one_tap(tmp_path: Path,
+                                                                                       contexts: Any) -> None:
+    table = LiveTable(tmp_path, "texas-holdem", "no-limit").start()
+    try:
+        page, pit = contexts(), contexts(1280, 800)
+        login(page, table.url, "carla")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        for seat in (1, 2, 3):
+            dealer.bet(seat, "buy_in", 20000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c".split())
+
+        def deal_on() -> None:
+            while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+                dealer.deal(next(deck))
+        deal_on()
+        # box 1 raises to an amount the player names: "another amount" opens the keypad, the range from the round
+        page.click("#decisions button[data-amount-for='raise'][data-seat='1']")
+        assert "2.00 to 200.00" in page.inner_text("#sheet h3")
+        page.click("#sheet button[data-key='5']")
+        dealer.tap("#sheet button[data-key='OK']")
+        dealer.decide(2, "fold")
+        dealer.decide(3, "call")
+        deal_on()  # the flop
+        assert page.locator("#decisions button[data-seat='3'][data-action='bet'][data-amount='100']").count() == 1
+        dealer.decide(3, "bet", amount=100)  # the least bet, one tap
+        dealer.decide(1, "call")
+        for _street in ("turn", "river"):
+            deal_on()
+            dealer.decide(3, "check")
+            dealer.decide(1, "check")
+        assert table.call(lambda: table.daemon.table.round_no) == 2
+        assert [e for _, e in decisions_in_journal(table)] == [
+            {"type": "action", "seat": 1, "action": "raise", "amount": 500},
+            {"type": "action", "seat": 2, "action": "fold"}, {"type": "action", "seat": 3, "action": "call"},
+            {"type": "action", "seat": 3, "action": "bet", "amount": 100},
+            {"type": "action", "seat": 1, "action": "call"},
+            {"type": "action", "seat": 3, "action": "check"}, {"type": "action", "seat": 1, "action": "check"},
+            {"type": "action", "seat": 3, "action": "check"}, {"type": "action", "seat": 1, "action": "check"}]
+        assert {source for source, _ in decisions_in_journal(table)} == {"terminal:carla"}
+        pot = {s["seat"]: (s["result"], s["net"]) for s in settlements(table) if s["spot"] == "pot"}
+        outcome = next(e["outcome"] for r in table.records() for e in r.body["effects"] if "outcome" in e)
+        assert outcome["pots"] == [{"amount": 1250, "boxes": [3, 1]}] and outcome["rake"] > 0
+        # K high beats Q high: box 3 takes the pot less the house's rake
+        assert pot == {1: ("lose", -600), 2: ("lose", -50), 3: ("win", 1250 - 600 - outcome["rake"])}
+        assert max(dealer.pit_ms) < PIT_MS
+    finally:
+        table.stop()
+
+
+def test_five_card_draw_the_cards_thrown_are_picked_at_the_terminal(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "five-card-draw", "limit").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        for seat in (1, 2):
+            dealer.bet(seat, "buy_in", 20000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c 3c 9s".split())
+        thrown: list[str] = []
+        while table.call(lambda: table.daemon.table.round_no) == 1:
+            if "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+                dealer.deal(next(deck))
+                continue
+            picker = page.locator("#decisions button[data-cards-for='draw']")
+            if picker.count() and not thrown:
+                seat = int(picker.first.get_attribute("data-seat"))
+                picker.first.click()
+                shown = page.eval_on_selector_all("#sheet button[data-pick]", "bs => bs.map(b => b.dataset.pick)")
+                assert len(shown) == 5  # the box's own five cards
+                held = table.call(lambda: [str(c) for c in table.daemon.table.round.hand.hole_now(
+                    table.daemon.table.round.order.index(seat))])
+                assert sorted(shown) == sorted(held)
+                assert page.is_disabled("#sheet button[data-key='OK']")  # nothing chosen: a draw names its cards
+                thrown = shown[:2]
+                for text in thrown:
+                    page.click(f"#sheet button[data-pick='{text}']")
+                dealer.tap("#sheet button[data-key='OK']")
+                continue
+            for action in ("stand_pat", "check", "call"):
+                button = page.locator(f"#decisions button[data-action='{action}']:not([data-amount])")
+                if button.count():
+                    seat = int(button.first.get_attribute("data-seat"))
+                    dealer.decide(seat, action)
+                    break
+            else:
+                raise AssertionError(f"nothing to tap: {page.inner_text('#decisions')}")
+        draws = [(source, e) for source, e in decisions_in_journal(table) if e["action"] == "draw"]
+        assert len(draws) == 1 and draws[0][0] == "terminal:carla" and draws[0][1]["cards"] == thrown
+        assert {s["seat"] for s in settlements(table)} == {1, 2}
     finally:
         table.stop()
