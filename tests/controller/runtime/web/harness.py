@@ -35,8 +35,10 @@ def _hash(name: str) -> str:
 
 class LiveTable:
     def __init__(self, tmp: Path, game: str, variant: str | None = None, options: dict[str, Any] | None = None,
-                 limits: dict[str, Any] | None = None, devices: dict[str, Any] | None = None) -> None:
+                 limits: dict[str, Any] | None = None, devices: dict[str, Any] | None = None,
+                 terminal: dict[str, Any] | None = None) -> None:
         self.tmp, self.game, self.variant = tmp, game, variant
+        self.terminal = terminal or {}  # more [terminal] keys (cert and key for TLS)
         self.options, self.limits, self.extra_devices = options or {}, limits, devices or {}
         self.port = 0
         self.thread: threading.Thread | None = None
@@ -50,7 +52,7 @@ class LiveTable:
         if self.limits is not None:
             data["limits"] = self.limits
         data["devices"].update(self.extra_devices)
-        data["terminal"] = {"enabled": True, "address": "127.0.0.1", "port": self.port}
+        data["terminal"] = {"enabled": True, "address": "127.0.0.1", "port": self.port, **self.terminal}
         data["console"] = {"users": {n: {"role": PINS[n][0], "pin": _hash(n)} for n in PINS}}
         return table_config.from_mapping(data, "test")
 
@@ -76,7 +78,7 @@ class LiveTable:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.terminal.get('cert') else 'http'}://127.0.0.1:{self.port}"
 
     def call(self, fn: Any) -> Any:
         """Run ``fn()`` on the daemon's loop and return its answer (the one loop owns the state)."""

@@ -61,3 +61,50 @@ def test_the_routes_refuse_what_is_not_offered_and_change_nothing(tmp_path: Path
         assert table.records()[-1].body["source"] == "terminal:carla"
     finally:
         table.stop()
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (PEM), as a table's technician makes one for the pit's network."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "table-terminal")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "terminal.crt", folder / "terminal.key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def test_with_a_certificate_the_terminal_speaks_only_tls_and_its_cookie_is_secure(tmp_path: Path) -> None:
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    table = LiveTable(tmp_path, "roulette", "european", terminal={"cert": str(cert), "key": str(key)}).start()
+    try:
+        assert table.url.startswith("https://")
+        trusted = ssl.create_default_context(cafile=str(cert))
+        client = httpx.Client(base_url=table.url, timeout=10, verify=trusted, headers={"X-Tablectl": "1"})
+        assert client.get("/login").status_code == 200
+        answer = client.post("/api/login", json={"name": "sven", "pin": PINS["sven"][1]})
+        assert answer.json()["ok"]
+        cookie = answer.headers["set-cookie"].lower()
+        assert "secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+        assert client.get("/api/state").json()["user"] == {"name": "sven", "role": "supervisor"}
+        with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port is not served
+            httpx.get(f"http://127.0.0.1:{table.port}/login", timeout=5)
+    finally:
+        table.stop()
