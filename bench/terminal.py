@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller import cards  # noqa: E402
 from controller.events import Action, Bet, CloseBets  # noqa: E402
+from controller.runtime.interfaces import Command  # noqa: E402
 from drivers.events import CardDealt  # noqa: E402
 from controller.runtime.simulate import SimulatedPanel  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
@@ -148,13 +149,19 @@ def play(folder: Path, decisions: int, mode: str, seed: int) -> dict[str, Any]:
     done = rounds = 0
     wall0 = time.perf_counter()
     while done < decisions:
-        deck = cards.shuffled(cards.shoe(1), rng)
+        deck = cards.shuffled(cards.shoe(1), rng)  # a fresh deck each round, as a one-deck table deals
+        answer = table.call(lambda: daemon.table.command(Command("new_shoe", {}, "bench")))
+        if answer != "done":
+            raise RuntimeError(f"the new deck was refused: {answer}")
         for seat in range(1, BOXES + 1):
             table.bets.send(Bet(seat, "ante", 1000))
         table.bets.send(CloseBets())
         for card in deck[:3 * BOXES + 3]:
             table.shoe.send(CardDealt(str(card)))
         table.settled()
+        waiting = table.call(lambda: daemon.table.waiting_for())
+        if "decision" not in waiting.lower():
+            raise RuntimeError(f"the deal did not reach the decisions: {waiting}")
         for seat in range(1, BOXES + 1):
             action = "play" if (seat + rounds) % 2 else "fold"
             before = table.call(lambda: daemon.table.journal.last_seq)
@@ -175,6 +182,9 @@ def play(folder: Path, decisions: int, mode: str, seed: int) -> dict[str, Any]:
                     if seq in commits:
                         break
                     time.sleep(0.0002)
+                record = table.call(lambda: daemon.table.journal.last("event"))
+                if record is None or record.seq != seq:  # the press was refused: it timed a reject record
+                    raise RuntimeError(f"the decision was not taken: {daemon.table.waiting_for()}")
             tap_commit.append((commits[seq] - t0) * 1000)
             done += 1
         rounds += 1

@@ -386,7 +386,10 @@ class PokerRoomRound(Round):
             return Prompt(text, None, ("bet", "leave", "button", "time_charge", "close_bets", "card"))
         if waiting == "card" or waiting == "discard":
             return Prompt(text, legal.get("box"), ("card",) if waiting == "card" else ("discard",))
-        return Prompt(text, legal.get("box"), tuple(legal.get("actions", ())))
+        acts = tuple(legal.get("actions", ()))
+        if any(a in acts for a in ("bet", "raise", "complete", "call")):
+            acts += ("all_in",)  # every chip: a bet or raise of the whole stack, or a call with all that is left
+        return Prompt(text, legal.get("box"), acts)
 
     def waiting_for(self) -> str:
         if self._complete:
