@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from controller.cards import Card
 from controller.events import Action, CloseBets, Event, Void
-from controller.games.contract import CardChoice, GameSpec, Prompt, Reject, Round
+from controller.games.contract import ActionSpec, CardChoice, GameSpec, Prompt, Reject, Round
 
 PROBE_VOID = "probe: is a void accepted now"
 
@@ -42,6 +42,7 @@ class Decision:
     least: int | None = None
     most: int | None = None
     cards: CardChoice | None = None  # the cards the player names (a draw, a discard, setting the hands)
+    player: str | None = None  # a player named at the box (a back bettor) whose own decision this is
 
     @property
     def fixed(self) -> int | None:
@@ -67,7 +68,7 @@ class Decision:
                 raise ValueError(f"{self.action} at box {self.seat}: name the amount ({self.least} to {self.most} "
                                  "in minor units)")
             amount = self.fixed
-        return Action(self.seat, self.action, multiple=multiple, amount=amount)
+        return Action(self.seat, self.action, player=self.player, multiple=multiple, amount=amount)
 
     def _cards_event(self, cards: Sequence[Card] | None) -> Action:
         choice = self.cards
@@ -81,10 +82,12 @@ class Decision:
         if strange or len(set(named)) != len(named):
             raise ValueError(f"{self.action} at box {self.seat}: name its own cards, each once "
                              f"({' '.join(map(str, choice.cards))})")
-        return Action(self.seat, self.action, cards=named)
+        return Action(self.seat, self.action, player=self.player, cards=named)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "action": self.action, "plain": self.plain}
+        if self.player is not None:
+            out["player"] = self.player
         if self.cards is not None:
             out["cards"] = {"from": [str(c) for c in self.cards.cards], "least": self.cards.least,
                             "most": self.cards.most, "order": self.cards.order}
@@ -111,8 +114,9 @@ class Legal:
     def for_seat(self, seat: int) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if d.seat == seat)
 
-    def find(self, seat: int, action: str) -> Decision | None:
-        return next((d for d in self.decisions if d.seat == seat and d.action == action), None)
+    def find(self, seat: int, action: str, player: str | None = None) -> Decision | None:
+        return next((d for d in self.decisions if d.seat == seat and d.action == action and d.player == player),
+                    None)
 
     def offers(self, action: str) -> bool:
         return any(d.action == action for d in self.decisions)
@@ -163,11 +167,13 @@ def _candidate_actions(spec: GameSpec, prompt: Prompt | None) -> tuple[str, ...]
 
 
 def legal(spec: GameSpec, round_: Round, prompt: Prompt | None, seats: Iterable[int],
-          betting_open: bool = False) -> Legal:
+          betting_open: bool = False, players: Mapping[int, Sequence[str]] | None = None) -> Legal:
     """The legal decisions now: each action the prompt expects, at the prompt's box and at every box in
     ``seats`` (the boxes with a bet), tried on a copy of the round; ``close_bets`` and ``void`` likewise.
 
-    ``betting_open`` (the table's view) adds the no-more-bets probe while bets are still taken.
+    ``betting_open`` (the table's view) adds the no-more-bets probe while bets are still taken. ``players``
+    (``players_at``: the players named on each box's bets) adds each named player's own decision where the
+    box's decision without a name is not taken (the box has decided; a back bettor decides after it).
     """
     prober = _Prober(round_)
     expects = tuple(prompt.expects) if prompt is not None else ()
@@ -177,27 +183,56 @@ def legal(spec: GameSpec, round_: Round, prompt: Prompt | None, seats: Iterable[
     boxes.extend(s for s in sorted(set(seats)) if s not in boxes)
     specs = {a.name: a for a in spec.actions}
     found: list[Decision] = []
+    named = players or {}
     for action in _candidate_actions(spec, prompt):
         declared = specs[action]
         for seat in boxes:
-            if declared.cards:  # a choice of the box's cards: offered with the cards, never as a plain tap
-                choice = round_.card_choice(seat, action)
-                if choice is not None and prober.accepts(Action(seat, action, cards=choice.cards[:choice.least])):
-                    found.append(Decision(seat, action, declared.description, False, cards=choice))
+            decision = _probe(prober, declared, seat, None)
+            if decision is not None:
+                found.append(decision)
                 continue
-            plain = prober.accepts(Action(seat, action))
-            multiples = tuple(m for m in declared.multiples if prober.accepts(Action(seat, action, multiple=m)))
-            span = round_.amounts(seat, action) if declared.amount else None  # the amounts the player may name
-            if span is not None and not plain and not prober.accepts(Action(seat, action, amount=span[0])):
-                span = None
-            if plain or multiples or span is not None:
-                least, most = span if span is not None else (None, None)
-                found.append(Decision(seat, action, declared.description, plain, multiples, declared.amount,
-                                      least, most))
+            for player in named.get(seat, ()):  # the box has decided, or cannot: its back bettors may
+                decision = _probe(prober, declared, seat, player)
+                if decision is not None:
+                    found.append(decision)
     close = ("close_bets" in expects or betting_open) and prober.accepts(CloseBets())
     void = prober.accepts(Void(PROBE_VOID))
-    return Legal(tuple(sorted(found, key=lambda d: (boxes.index(d.seat), _order(spec, d.action)))), close,
-                 void, expects)
+    order = {(seat, p): i for seat in boxes for i, p in enumerate((None,) + tuple(named.get(seat, ())))}
+    return Legal(tuple(sorted(found, key=lambda d: (boxes.index(d.seat), order.get((d.seat, d.player), 0),
+                                                    _order(spec, d.action)))), close, void, expects)
+
+
+def _probe(prober: _Prober, declared: ActionSpec, seat: int, player: str | None) -> Decision | None:
+    """The decision ``declared`` at ``seat`` (for ``player``), as the round takes it now, or None."""
+    round_, action = prober.round, declared.name
+    if declared.cards:  # a choice of the box's cards: offered with the cards, never as a plain tap
+        choice = round_.card_choice(seat, action)
+        if choice is not None and prober.accepts(Action(seat, action, player=player,
+                                                        cards=choice.cards[:choice.least])):
+            return Decision(seat, action, declared.description, False, cards=choice, player=player)
+        return None
+    plain = prober.accepts(Action(seat, action, player=player))
+    multiples = tuple(m for m in declared.multiples
+                      if prober.accepts(Action(seat, action, player=player, multiple=m)))
+    span = round_.amounts(seat, action) if declared.amount else None  # the amounts the player may name
+    if span is not None and not plain and not prober.accepts(Action(seat, action, player=player, amount=span[0])):
+        span = None
+    if not (plain or multiples or span is not None):
+        return None
+    least, most = span if span is not None else (None, None)
+    return Decision(seat, action, declared.description, plain, multiples, declared.amount, least, most,
+                    player=player)
+
+
+def players_at(events: Sequence[Event], carried: Sequence[Event] = ()) -> dict[int, tuple[str, ...]]:
+    """The players named on each box's bets so far (in the order they first bet)."""
+    out: dict[int, list[str]] = {}
+    for event in list(carried) + list(events):
+        seat, player = getattr(event, "seat", None), getattr(event, "player", None)
+        if type(event).__name__ == "Bet" and isinstance(seat, int) and isinstance(player, str):
+            if player not in out.setdefault(seat, []):
+                out[seat].append(player)
+    return {seat: tuple(names) for seat, names in out.items()}
 
 
 def _order(spec: GameSpec, action: str) -> int:

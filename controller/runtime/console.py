@@ -43,7 +43,7 @@ class TableControl(Protocol):
     def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
     def decisions(self) -> list[str]: ...
     def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str,
-            cards: Sequence[Card] | None = None) -> list[str]: ...
+            cards: Sequence[Card] | None = None, player: str | None = None) -> list[str]: ...
     def faults(self) -> list[str]: ...
     def clear_fault(self, name: str, who: str) -> list[str]: ...
     def selftest(self, who: str) -> "list[str] | Dialog": ...
@@ -193,31 +193,35 @@ def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
 
 
 def _act(session: "ConsoleSession", args: list[str]) -> list[str]:
-    """``act`` lists the legal decisions now; ``act BOX ACTION [4x|amount=N|cards=C,C]`` enters one (the
-    supervisor's fallback when the dealer terminal is out): the same decisions the terminal offers, journaled as
-    an action."""
+    """``act`` lists the legal decisions now; ``act BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]`` enters one
+    (the supervisor's fallback when the dealer terminal is out): the same decisions the terminal offers,
+    journaled as an action."""
     if not args:
         return session.control.decisions()
-    if len(args) not in (2, 3) or not args[0].isdigit():
-        raise Refused("usage: act BOX ACTION [Nx | amount=N | cards=C,C] (type 'act' for the decisions offered now)")
+    if not 2 <= len(args) <= 4 or not args[0].isdigit():
+        raise Refused("usage: act BOX ACTION [Nx | amount=N | cards=C,C] [player=NAME] (type 'act' for the "
+                      "decisions offered now)")
     multiple = amount = None
     cards: list[Card] | None = None
-    if len(args) == 3:
-        extra = args[2].lower()
+    player: str | None = None
+    for given in args[2:]:
+        extra = given.lower()
         if extra.endswith("x") and extra[:-1].isdigit():
             multiple = int(extra[:-1])
         elif extra.startswith("amount=") and extra[7:].isdigit():
             amount = int(extra[7:])
         elif extra.startswith("cards=") and extra[6:]:
             try:
-                cards = [parse_card(c) for c in args[2][6:].split(",")]
+                cards = [parse_card(c) for c in given[6:].split(",")]
             except CardError as exc:
-                raise Refused(f"'{args[2]}': {exc}") from None
+                raise Refused(f"'{given}': {exc}") from None
+        elif extra.startswith("player=") and extra[7:]:
+            player = given[7:]
         else:
-            raise Refused(f"'{args[2]}' is neither a multiple (4x), an amount (amount=500, in minor units) nor "
-                          "cards (cards=Kh,2c)")
+            raise Refused(f"'{given}' is neither a multiple (4x), an amount (amount=500, in minor units), cards "
+                          "(cards=Kh,2c) nor a player (player=anna)")
     assert session.user is not None
-    return session.control.act(int(args[0]), args[1].lower(), multiple, amount, session.user.name, cards)
+    return session.control.act(int(args[0]), args[1].lower(), multiple, amount, session.user.name, cards, player)
 
 
 def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
@@ -255,7 +259,7 @@ _COMMAND_LIST = (
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
     Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
             True, _confirm),
-    Command("act", "act [BOX ACTION [4x|amount=N|cards=C,C]]", "the decisions offered now; enter one", "supervisor", True,
+    Command("act", "act [BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]]", "the decisions offered now; enter one", "supervisor", True,
             _act),
     Command("selftest", "selftest", "walk through every device", None, True, _selftest),
     Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),

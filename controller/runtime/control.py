@@ -226,28 +226,30 @@ class DaemonControl:
             words: list[str] = []
             for d in answer.for_seat(seat):
                 choices = ([d.action] if d.plain else []) + [f"{d.action} {m}x" for m in d.multiples]
-                words.extend(c + (" [amount=N]" if d.amount and d.least is None else "") for c in choices)
+                these = [c + (" [amount=N]" if d.amount and d.least is None else "") for c in choices]
                 if d.cards is not None:
                     count = d.cards.least if d.cards.least == d.cards.most else f"{d.cards.least}-{d.cards.most}"
                     order = f"; {d.cards.order}" if d.cards.order else ""
-                    words.append(f"{d.action} cards=C,C.. ({count} of {' '.join(map(str, d.cards.cards))}{order})")
+                    these.append(f"{d.action} cards=C,C.. ({count} of {' '.join(map(str, d.cards.cards))}{order})")
                 elif d.fixed is not None:
-                    words.append(f"{d.action} (amount {d.fixed})")
+                    these.append(f"{d.action} (amount {d.fixed})")
                 elif d.least is not None:
-                    words.append(f"{d.action} amount={d.least}..{d.most}")
+                    these.append(f"{d.action} amount={d.least}..{d.most}")
+                words.extend(w + (f" player={d.player}" if d.player else "") for w in these)
             lines.append(f"  box {seat}: {', '.join(words)}")
         if not answer.decisions:
             lines.append("  no decision is waiting")
         return lines
 
     def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str,
-            cards: Sequence[Card] | None = None) -> list[str]:
+            cards: Sequence[Card] | None = None, player: str | None = None) -> list[str]:
         """Enter one of the offered decisions as an ``action`` event (source ``console:WHO``)."""
         from controller.runtime.decision_keys import legal_now
 
-        decision = legal_now(self.table).find(seat, action)
+        decision = legal_now(self.table).find(seat, action, player)
         if decision is None:
-            raise ValueError(f"{action} is not a decision of box {seat} now (type 'act' for the decisions)")
+            whose = f"box {seat}" + (f" ({player})" if player else "")
+            raise ValueError(f"{action} is not a decision of {whose} now (type 'act' for the decisions)")
         event = decision.event(multiple, amount, cards)
         answer = self.table.submit(f"console:{who}", event)
         if answer != "accepted":

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 from controller.events import Action, event_from_json
-from controller.games.decisions import Decision, Legal, legal, seats_with_bets
+from controller.games.decisions import Decision, Legal, legal, players_at, seats_with_bets
 from drivers import events as ev
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def legal_now(table: "Table") -> Legal:
     events = [event_from_json(r.body["event"]) for r in table.journal.records(
         since=opened.seq if opened is not None else 0, kinds=("event",), round_=table.round_no)]
     return legal(table.round_spec, table.round, table.last_prompt, seats_with_bets(events, carried),
-                 betting_open=table.betting_open())
+                 betting_open=table.betting_open(), players=players_at(events, carried))
 
 
 def pressed(answer: Legal, action: str) -> Action | str:

@@ -173,9 +173,13 @@ class TerminalApp:
                 cards = [parse_card(c) for c in named]
             except CardError as exc:
                 return _answer(False, f"Refused: {exc}", 400)
-        decision = self.state.legal().find(seat, action)
+        player = body.get("player")
+        if player is not None and not isinstance(player, str):
+            return _answer(False, "Refused: a player is named by a text", 400)
+        decision = self.state.legal().find(seat, action, player)
         if decision is None:
-            return _answer(False, f"Refused: {action} is not a decision of box {seat} now "
+            whose = f"box {seat}" + (f" ({player})" if player else "")
+            return _answer(False, f"Refused: {action} is not a decision of {whose} now "
                                   f"({self.table.waiting_for()})", 409)
         try:
             event = decision.event(multiple, amount, cards)

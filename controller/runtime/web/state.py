@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from controller.events import Bet, Event, event_from_json
 from controller.games import boards
-from controller.games.decisions import Legal, legal, seats_with_bets
+from controller.games.decisions import Legal, legal, players_at, seats_with_bets
 from controller.runtime.decision_keys import keypad
 from controller.runtime.journal import Record
 
@@ -135,7 +135,8 @@ class TableState:
                 answer = Legal()
             else:
                 answer = legal(table.round_spec, table.round, table.last_prompt,
-                               seats_with_bets(self.events, self.carried), betting_open=table.betting_open())
+                               seats_with_bets(self.events, self.carried), betting_open=table.betting_open(),
+                               players=players_at(self.events, self.carried))
             self._legal = (self.version, answer)
         return self._legal[1]
 

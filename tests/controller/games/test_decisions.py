@@ -161,7 +161,7 @@ def _poker_room(variant: str):
 def test_a_no_limit_raise_is_offered_with_the_amounts_the_round_takes():
     spec, round_, prompt, accepted = _poker_room("no-limit")
     answer = legal(spec, round_, prompt, seats_with_bets(accepted))
-    assert [(d.seat, d.action) for d in answer.decisions] == [(1, "fold"), (1, "call"), (1, "raise")]
+    assert [(d.seat, d.action) for d in answer.decisions] == [(1, "fold"), (1, "call"), (1, "raise"), (1, "all_in")]
     raise_ = answer.find(1, "raise")
     assert raise_ is not None and not raise_.plain and raise_.amount and raise_.fixed is None
     assert (raise_.least, raise_.most) == (200, 20000)  # the big blind's double, to every chip of the box

@@ -80,7 +80,7 @@ def test_a_limit_raise_is_a_key_and_a_no_limit_raise_is_sized_at_the_terminal(tm
         feed(table, Bet(1, "buy_in", 20000), Bet(2, "buy_in", 20000), Bet(3, "buy_in", 20000), CloseBets(),
              "Ah", "Kd", "7c", "2s", "9h", "Qd")
         keys = keypad(legal_now(table))
-        assert [(d.seat, d.action) for d in keys] == [(1, "fold"), (1, "call"), (1, "raise")]
+        assert [(d.seat, d.action) for d in keys] == [(1, "fold"), (1, "call"), (1, "raise"), (1, "all_in")]
         if words is None:
             assert table.submit("buttons", ButtonPressed("key_3")) == "accepted"
             assert last_action(table) == {"type": "action", "seat": 1, "action": "raise", "amount": 200}

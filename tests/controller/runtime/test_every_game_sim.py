@@ -22,7 +22,7 @@ import pytest
 from controller import config as table_config
 from controller.events import Action, event_from_json
 from controller.games.contract import Accepted, Prompt
-from controller.games.decisions import legal, seats_with_bets
+from controller.games.decisions import copy_of, legal, players_at, seats_with_bets
 from controller import games, scenario
 from controller.runtime.audit import export_round, journal_settlements, verify
 from controller.runtime.daemon import Daemon
@@ -123,11 +123,14 @@ def assert_the_terminal_offered_every_move(journal: Journal, spec: Any, round_co
         for record in journal.records(kinds=("event",), round_=number):
             event = event_from_json(record.body["event"])
             if isinstance(event, Action):
-                offered = legal(spec, round_, prompt, seats_with_bets(taken, carried)).find(event.seat, event.action)
+                answer_now = legal(spec, round_, prompt, seats_with_bets(taken, carried),
+                                   players=players_at(taken, carried))
+                offered = answer_now.find(event.seat, event.action, event.player)
                 assert offered is not None, f"round {number}: {event} was not offered ({prompt})"
                 tapped = offered.event(event.multiple, event.amount if event.amount != offered.fixed else None,
                                        event.cards)
-                assert replace(tapped, hand=event.hand, player=event.player) == event, (number, tapped, event)
+                assert replace(tapped, hand=event.hand) == event, (number, tapped, event)
+                assert isinstance(copy_of(round_).apply(tapped), Accepted), (number, tapped)  # a split hand too
             answer = round_.apply(event)
             assert isinstance(answer, Accepted), (number, event, answer)
             taken.append(event)

@@ -138,15 +138,17 @@
       (d.multiples || []).forEach(function (m) { choices.push({label: word(d.action) + " " + m + "x", multiple: m}); });
       // a bet or raise the player sizes (a poker game): the least the round takes, as one tap; a fixed bet likewise
       if (!d.plain && d.least !== undefined) choices.push({label: word(d.action) + " " + money(d.least), amount: d.least});
+      if (d.player) choices.forEach(function (c) { c.label += " (" + d.player + ")"; });  // a back bettor's own
       choices.forEach(function (c) {
         var b = el("button", "btn " + d.action, c.label);
         b.setAttribute("data-action", d.action); b.setAttribute("data-seat", d.seat);
+        if (d.player) b.setAttribute("data-player", d.player);
         if (c.multiple) b.setAttribute("data-multiple", c.multiple);
         if (c.amount) b.setAttribute("data-amount", c.amount);
         var key = keys[d.seat + ":" + d.action];
         if (key && !c.multiple && (d.plain || d.least === d.most)) b.appendChild(el("span", "key", String(key)));
         b.addEventListener("click", function () {
-          post("/api/act", {seat: d.seat, action: d.action, multiple: c.multiple, amount: c.amount});
+          post("/api/act", {seat: d.seat, action: d.action, multiple: c.multiple, amount: c.amount, player: d.player});
         });
         grid.appendChild(b);
       });
@@ -192,7 +194,7 @@
         if (k === "OK") {
           var amount = parseInt(entry || "0", 10) * (state.minor_unit || 1);
           close();
-          if (amount > 0) post("/api/act", {seat: d.seat, action: d.action, amount: amount});
+          if (amount > 0) post("/api/act", {seat: d.seat, action: d.action, amount: amount, player: d.player});
           return;
         }
         if (entry.length < 7) entry = (entry + k).replace(/^0+/, "");
@@ -243,7 +245,7 @@
     cancel.addEventListener("click", close);
     ok.addEventListener("click", function () {
       close();
-      post("/api/act", {seat: d.seat, action: d.action, cards: chosen});
+      post("/api/act", {seat: d.seat, action: d.action, cards: chosen, player: d.player});
     });
     pad.appendChild(cancel); pad.appendChild(el("span")); pad.appendChild(ok);
     sheet.appendChild(pad);
