@@ -79,8 +79,8 @@ class Dealer:
         buttons = self.page.eval_on_selector_all(
             "#decisions button[data-action]",
             "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.action, Number(b.dataset.multiple || 0), "
-            "Number(b.dataset.amount || 0)])")
-        offered = {(seat, action) for seat, action, _, _ in buttons}
+            "Number(b.dataset.amount || 0), b.dataset.player || null])")
+        offered = {(seat, action) for seat, action, _, _, player in buttons if player is None}
         picks = self.page.eval_on_selector_all(  # a decision naming cards: its button opens the card picker
             "#decisions button[data-cards-for]", "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.cardsFor])")
         offered |= {(seat, action) for seat, action in picks}
@@ -94,8 +94,8 @@ class Dealer:
 
             def takes(event: Action) -> bool:
                 return not table.round.complete and isinstance(copy_of(table.round).apply(event), Accepted)
-            for seat, name, multiple, amount in buttons:  # each button, with its multiple or amount, is taken
-                if not takes(Action(seat, name, multiple=multiple or None, amount=amount or None)):
+            for seat, name, multiple, amount, player in buttons:  # each button, as it is sent, is taken
+                if not takes(Action(seat, name, player=player, multiple=multiple or None, amount=amount or None)):
                     problems.append(f"box {seat} {name} {multiple}x {amount}: offered, but the round refuses it")
             for seat in range(1, 8):
                 for name, spec in declared.items():
