@@ -60,11 +60,11 @@ def latency(tmp: Path, cards: int) -> dict:
         return out
 
     d = daemon_module.Daemon(config, simulate=True, seed=7, fast=True, rounds=None, stream=io.StringIO())
-    original_receive = d._receive
+    original_receive = daemon_module.Running._receive
 
-    def timed_receive(name: str, raw: object, t0_ns: int) -> None:
+    def timed_receive(self: daemon_module.Running, name: str, raw: object, t0_ns: int) -> None:
         committed_at.clear()
-        original_receive(name, raw, t0_ns)
+        original_receive(self, name, raw, t0_ns)
         done = time.perf_counter_ns()
         if name == "shoe" and type(raw).__name__ == "CardDealt" and committed_at:
             commit_ns.append(committed_at[0] - t0_ns)
@@ -72,13 +72,14 @@ def latency(tmp: Path, cards: int) -> dict:
             if len(commit_ns) >= cards and d.stopped is not None:
                 d.stopped.set()
 
-    d._receive = timed_receive  # type: ignore[method-assign]
+    daemon_module.Running._receive = timed_receive  # type: ignore[method-assign]
     Journal.append = timed_append  # type: ignore[method-assign]
     t = time.perf_counter()
     try:
         asyncio.run(d.run())
     finally:
         Journal.append = original_append  # type: ignore[method-assign]
+        daemon_module.Running._receive = original_receive  # type: ignore[method-assign]
     elapsed = time.perf_counter() - t
     ms = lambda v: round(v / 1e6, 3)  # noqa: E731
     return {"cards": len(commit_ns), "rounds": d.table.round_no - 1 if d.table else 0, "seconds": round(elapsed, 1),

@@ -126,7 +126,7 @@ def play(folder: Path, decisions: int, mode: str, seed: int) -> dict[str, Any]:
 
     def hook() -> None:
         daemon.table.listeners.insert(0, listen)
-        buttons.start(daemon._post_for("buttons"))
+        buttons.start(daemon.running.post_for("buttons"))
     table.call(hook)
     import httpx
 

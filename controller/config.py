@@ -18,13 +18,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from controller import games
+from controller import checks, games
 from controller.games.contract import GameSpec, RoundConfig
 from drivers.gpio.config import DeviceConfig as PinMap, PinMapError, load_device_config
 
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
-BAUDS = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
-_SERIAL_URL = re.compile(r"^(/dev/\S+|(loop|socket|rfc2217|spy|alt|hwgrep)://\S*|COM\d+|pty)$")
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
@@ -83,62 +80,10 @@ class TableConfig:
 
 # --------------------------------------------------------------------------- the schema
 
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v.strip() else "text"
+_text, _int_range, _choice, _bool, _port = checks.text, checks.int_range, checks.choice, checks.boolean, checks.port
+PIN_FACTORIES, BAUDS = checks.PIN_FACTORIES, checks.BAUDS
 
 
-def _int_range(low: int, high: int) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
-        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-            return f"a whole number from {low} to {high}"
-        return None
-    return check
-
-
-def _choice(*allowed: Any) -> Callable[[Any], str | None]:
-    def check(v: Any) -> str | None:
-        return None if v in allowed and not isinstance(v, bool) else "one of " + ", ".join(map(str, allowed))
-    return check
-
-
-def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "true or false"
-
-
-def _port(v: Any) -> str | None:
-    if isinstance(v, str) and _SERIAL_URL.match(v):
-        return None
-    return "a device path such as /dev/ttyUSB0, a pyserial URL (loop://, socket://host:port, rfc2217://...) or pty"
-
-
-def _camera_source(v: Any) -> str | None:
-    if isinstance(v, bool):
-        return "a camera index (0, 1, ...) or a video file or folder path"
-    if isinstance(v, int) and 0 <= v <= 9 or isinstance(v, str) and v.strip():
-        return None
-    return "a camera index (0, 1, ...) or a video file or folder path"
-
-
-_SERIAL = {"port": _port, "baud": _choice(*BAUDS), "timeout_s": _int_range(1, 60)}
-_GPIO = {"pin_map": _text, "pin_factory": _choice(*PIN_FACTORIES), "i2c_bus": _int_range(0, 22)}
-# the displays' geometry (SPI chip select, modules, orientation, contrast) is in the pin map: read once, there
-# the dice reader: frames the scene must be still before it is read (0: every frame), unsure reads in a row that
-# latch reader_failing.camera, and an optional calibration file (drivers/vision/calibration.py)
-_CAMERA = {"still_frames": _int_range(0, 120), "fail_limit": _int_range(1, 100), "calibration": _text}
-_DISPLAY = {"max7219": {}, "dummy": {}, "text": {}, "simulated": {}}
-DEVICES: dict[str, dict[str, dict[str, Callable[[Any], str | None]]]] = {
-    # device name -> driver -> allowed keys and their checks
-    "shoe": {"serial": _SERIAL, "simulated": {}},
-    "shuffler": {"serial": _SERIAL, "simulated": {}},
-    "wheel": {"serial": _SERIAL, "simulated": {}},
-    "gpio": {"gpio": _GPIO, "simulated": {}},  # buttons, puck, sensors, slots, tower: all in the pin map
-    "sign": _DISPLAY,
-    "jackpot_display": _DISPLAY,
-    "camera": {"opencv": {"source": _camera_source, "width": _int_range(160, 4096),
-                          "height": _int_range(120, 4096), "fps": _int_range(1, 120), **_CAMERA},
-               "files": {"source": _text, **_CAMERA}, "synthetic": {"fail_limit": _int_range(1, 100)},
-               "simulated": {}},
-}
 _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
 HW = Path(__file__).resolve().parent.parent / "hw"
@@ -521,6 +466,9 @@ def _place_of(message: str) -> str:
 
 
 def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> dict[str, DeviceConfig]:
+    from controller.runtime.devices import registry  # the device kinds, each one module (docs/architecture.md)
+
+    kinds = registry.by_name()
     out: dict[str, DeviceConfig] = {}
     for name, settings in section.items():
         key = f"devices.{name}"
@@ -528,19 +476,19 @@ def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> 
             c.bad(key, "{...}", "the buttons, puck, sensors, slots and tower light come from the build's pin map: "
                                "give it as [devices.gpio] pin_map (docs/configuration.md)")
             continue
-        if name not in DEVICES:
+        kind = kinds.get(name)
+        if kind is None:
             c.bad(key, settings if not isinstance(settings, Mapping) else "{...}",
-                  f"unknown device (allowed: {', '.join(DEVICES)})")
+                  f"unknown device (allowed: {', '.join(kinds)})")
             continue
         if not isinstance(settings, Mapping):
             c.bad(key, settings, f"must be a [{key}] section")
             continue
-        drivers = DEVICES[name]
         driver = settings.get("driver", _MISSING)
-        if driver not in drivers:
-            c.bad(f"{key}.driver", driver, f"one of {', '.join(drivers)}")
+        if driver not in kind.drivers:
+            c.bad(f"{key}.driver", driver, f"one of {', '.join(kind.drivers)}")
             continue
-        checks = drivers[driver]
+        checks = kind.drivers[driver]
         for sub, value in settings.items():
             if sub == "driver":
                 continue
@@ -549,14 +497,9 @@ def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> 
                                              f"(allowed: driver{', ' if checks else ''}{', '.join(checks)})")
             elif problem := checks[sub](value):
                 c.bad(f"{key}.{sub}", value, problem)
-        if driver == "serial" and "port" not in settings:
-            c.bad(f"{key}.port", _MISSING, "a serial device needs its port")
-        if driver == "gpio":
-            for needed in ("pin_map", "pin_factory"):
-                if needed not in settings:
-                    c.bad(f"{key}.{needed}", _MISSING, "the GPIO devices need the build's pin map (hw/<build>.toml) "
-                                                       "and a pin factory" if needed == "pin_map" else
-                          f"the GPIO devices need an explicit pin factory: {', '.join(PIN_FACTORIES)}")
+        for needed, why in kind.required.get(driver, {}).items():
+            if needed not in settings:
+                c.bad(f"{key}.{needed}", _MISSING, why)
         out[name] = DeviceConfig(name, driver, MappingProxyType({k: v for k, v in settings.items() if k != "driver"}))
     return out
 
@@ -581,12 +524,15 @@ def _pin_map(c: _Checker, devices: Mapping[str, DeviceConfig], base_dir: Path | 
             return None
     elif gpio is not None and gpio.driver == "gpio":
         return None  # the pin map's own problem is the one reported
-    for name, part in (("sign", "sign"), ("jackpot_display", "jackpot")):
-        device = devices.get(name)
-        if device is not None and device.driver in ("max7219", "dummy") and (pin_map is None or
-                                                                             getattr(pin_map, part) is None):
-            c.bad(f"devices.{name}.driver", device.driver, f"a MAX7219 {name.replace('_', ' ')} needs a [{part}] "
-                                                           f"section in the pin map of [devices.gpio]; or 'text'")
+    from controller.runtime.devices import registry  # a kind's built drivers may need a part of the pin map
+
+    for kind in registry.in_order():
+        name, part, device = kind.name, kind.pin_map_part, devices.get(kind.name)
+        if part is not None and device is not None and device.driver in kind.builds and (
+                pin_map is None or getattr(pin_map, part) is None):
+            c.bad(f"devices.{name}.driver", device.driver, f"a {device.driver} {name.replace('_', ' ')} needs a "
+                                                           f"[{part}] section in the pin map of [devices.gpio]; "
+                                                           f"or 'text'")
     if pin_map is not None and spec is not None:
         game = spec.id
         known = set(RUNTIME_ACTIONS) | {a.name for a in spec.actions}

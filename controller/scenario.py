@@ -143,7 +143,7 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
     order (as the runtime does) and reported with ``paid`` and ``meter_after``.
     """
     rejected: list[dict[str, Any]] = []
-    alerts: list[dict[str, str]] = []
+    alerts: list[dict[str, Any]] = []
     meters: list[dict[str, Any]] = []
     for index, event in enumerate(events):
         answer = round_.apply(event)
@@ -152,7 +152,7 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
                 if isinstance(effect, Alert):
                     alerts.append({"index": index, "kind": effect.kind, "text": effect.text})
                 elif isinstance(effect, MeterChange):
-                    entry = {"index": index, **_meter_json(effect)}
+                    entry: dict[str, Any] = {"index": index, **_meter_json(effect)}
                     if meter_values is not None and effect.meter in meter_values:
                         paid, meter_values[effect.meter] = apply_meter(meter_values[effect.meter], effect)
                         if effect.kind == "hit":

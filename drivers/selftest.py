@@ -223,8 +223,8 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
     checks: list[Check] = []
     config = devices.config
 
-    def wait_for(match: Callable[[DriverEvent], bool], relevant: Callable[[DriverEvent], bool]
-                 ) -> Generator[Step, Any, tuple[DriverEvent | None, list[DriverEvent]]]:
+    def wait_for(match: Callable[..., bool], relevant: Callable[..., bool]
+                 ) -> Generator[Step, Any, tuple[Any, list[Any]]]:  # the events relevant() lets through
         """Watch until an event matches; return it and the other relevant events seen meanwhile."""
         start = len(watcher.events)
         deadline = now() + timeout
@@ -299,6 +299,7 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
             devices.progressive.unlock(now())
 
     if devices.puck:
+        assert config.puck is not None  # the device is built from its section of the pin map
         yield tell("Burn puck: put the puck in each circle when asked.")
         for seat in range(1, len(config.puck.sensors) + 1):
             yield Step("do", "puck", str(seat), f"Put the puck in the burn circle of box {seat}.")
@@ -313,6 +314,7 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
                 yield check("puck", f"box {seat}", False, f"not sensed within {timeout:g} s")
 
     if devices.presence:
+        assert config.presence is not None  # the device is built from its section of the pin map
         yield tell("Bet-presence sensors: cover each one when asked, then uncover it.")
         for sensor in config.presence.sensors:
             target = f"{sensor.seat} {sensor.spot}"
@@ -329,6 +331,7 @@ def walk(devices: Devices, watcher: EventLog, now: Callable[[], float], timeout:
                 yield check("presence", f"box {target}", False, f"not sensed within {timeout:g} s")
 
     if devices.progressive:
+        assert config.progressive is not None  # the device is built from its section of the pin map
         yield tell("Progressive slots: put a chip in each slot when asked and leave it there.")
         seats = range(1, len(config.progressive.sensors) + 1)
         for seat in seats:

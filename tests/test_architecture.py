@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from controller.events import Bet
 from controller.games import all_games
 from controller.runtime.players import STRATEGIES
-from controller.runtime.translate import _HANDLERS, NOTED
+from controller.runtime.devices import registry
+from controller.runtime.faults import FAULTS
 from drivers.events import DEVICE_EVENTS
 from tests.tablectl import ROOT
 
@@ -56,13 +58,120 @@ def _event_classes(path: Path) -> set[str]:
 
 
 def test_how_to_add_a_device_kind_holds_for_every_driver_event() -> None:
-    # 1. every frozen event class of a driver family is listed once in drivers/events.py
+    # the driver: every frozen event class of a driver family (drivers/<family>/events.py, and the serial
+    # links' drivers/seriallink.py) ...
     declared = set()
     for path in sorted((ROOT / "drivers").glob("*/events.py")):
         declared |= _event_classes(path)
-    # the serial families share drivers/seriallink.py's events; its Delivery is the hand-over, not an event
-    declared |= _event_classes(ROOT / "drivers" / "seriallink.py") - {"Delivery"}
+    declared |= _event_classes(ROOT / "drivers" / "seriallink.py") - {"Delivery"}  # the hand-over, not an event
     listed = [k.__name__ for k in DEVICE_EVENTS]
-    assert sorted(listed) == sorted(set(listed)) and set(listed) == declared
-    # 2. each has a meaning: a handler of its own, or one the table only notes
-    assert [k.__name__ for k in DEVICE_EVENTS if k not in _HANDLERS and k not in NOTED] == []
+    assert sorted(listed) == sorted(set(listed)) and set(listed) <= declared
+    # ... has a meaning at the table, given by the kind that sends it: a row of its own, or one it only notes
+    meant = {k.__name__ for k in registry.handlers()} | {k.__name__ for kind in registry.all_kinds() for k in kind.noted}
+    assert sorted(declared - meant) == []
+
+
+@pytest.mark.parametrize("kind", registry.all_kinds(), ids=lambda k: k.name)
+def test_how_to_add_a_device_kind_holds_for_every_kind(kind) -> None:
+    # 2. the kind module declares its schema, how it is built, its rows, its faults
+    assert kind.name == kind.name.lower() and kind.drivers and kind.builds <= set(kind.drivers)
+    assert kind.builds == set() or kind.real is not None and kind.emulator is not None
+    assert set(kind.required) <= set(kind.drivers)
+    assert all(set(keys) <= set(kind.drivers[d]) for d, keys in kind.required.items())
+    assert set(kind.faults) <= set(FAULTS), f"{kind.name} latches a fault FAULTS does not know"
+    for event in list(kind.translate) + list(kind.noted):
+        assert kind.name in registry.owners(event)
+    # 3. its page under docs/devices shows its drivers, keys and faults as the kind declares them
+    text = (ROOT / "docs" / "devices" / kind.docs).read_text(encoding="utf-8")
+    assert registry.page_with(text, kind) == text, "run: python tools/device_kinds.py --write"
+
+
+RFID = """
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from controller import checks
+from controller.events import Bet
+from controller.runtime.devices.base import DeviceKind, on_pty
+from controller.runtime.intents import Submit, fixed
+
+
+@dataclass(frozen=True, slots=True)
+class ChipRead:
+    seat: int
+    spot: str
+
+
+class Reader:
+    def __init__(self, name: str, port: str, emulated: bool) -> None:
+        self.name, self.port, self.emulated = name, port, emulated
+
+    def start(self, post: Callable[[object], None]) -> None:
+        self.post = post
+
+    def stop(self) -> None:
+        pass
+
+    def health(self) -> Mapping[str, Any]:
+        return {"ok": True}
+
+
+def builder(emulated: bool):
+    def build(context, device) -> None:
+        context.built.inputs[device.name] = Reader(device.name, str(device.settings["port"]), emulated)
+    return build
+
+
+KIND = DeviceKind(
+    name="chip_reader",
+    drivers={"serial": checks.SERIAL, "simulated": {}},
+    required={"serial": {"port": "a serial device needs its port"}},
+    builds=frozenset({"serial"}),
+    emulated=on_pty,
+    real=builder(False),
+    emulator=builder(True),
+    translate={ChipRead: fixed(lambda source, raw: Submit(Bet(raw.seat, raw.spot)))},
+    faults=("device_silent",),
+    docs="chip-reader.md",
+)
+"""
+
+
+def test_a_new_device_kind_is_one_module(tmp_path, monkeypatch) -> None:
+    """A throwaway kind module, dropped into the package's path, is checked, built and translated."""
+    import sys
+
+    from controller import config as table_config
+    from controller.runtime import devices
+    from controller.runtime.translate import Submit, TableView, translate
+
+    folder = tmp_path / "kinds"
+    folder.mkdir()
+    (folder / "chip_reader.py").write_text(RFID, encoding="utf-8")
+    monkeypatch.setattr(devices, "__path__", list(devices.__path__) + [str(folder)])
+    monkeypatch.delitem(sys.modules, "controller.runtime.devices.chip_reader", raising=False)
+    assert "chip_reader" in registry.by_name()
+
+    data = table_config.simulated_defaults("punto-banco", "fi", str(tmp_path / "journal.sqlite"))
+    data["devices"]["chip_reader"] = {"driver": "serial", "port": "/dev/ttyUSB7"}
+    config = table_config.from_mapping(data, "test")  # config check: the kind's schema
+    assert config.devices["chip_reader"].settings["port"] == "/dev/ttyUSB7"
+    data["devices"]["chip_reader"] = {"driver": "serial", "colour": "red"}
+    with pytest.raises(table_config.ConfigError) as refused:
+        table_config.from_mapping(data, "test")
+    assert [p.split(" ")[1] for p in refused.value.problems] == ["devices.chip_reader.colour",
+                                                                 "devices.chip_reader.port"]
+
+    import asyncio
+    loop = asyncio.new_event_loop()
+    try:
+        real = devices.build(config, loop, simulate=False).inputs["chip_reader"]  # build: for real ...
+        emulated = devices.build(config, loop, simulate=True).inputs["chip_reader"]  # ... and as an emulator
+    finally:
+        loop.close()
+    assert (type(real).__name__, real.emulated, emulated.emulated) == ("Reader", False, True)
+
+    event = sys.modules["controller.runtime.devices.chip_reader"].ChipRead(3, "banker")  # translate: its rows
+    assert translate("chip_reader", event, TableView()).intents[0] == Submit(Bet(3, "banker"))
+    monkeypatch.undo()
+    assert "chip_reader" not in registry.by_name()

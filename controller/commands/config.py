@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from controller import config as table_config
 from controller.commands.common import print_json
@@ -59,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
     from controller.runtime.devices import check_files  # the runtime's loaders, only when checking
 
     problems = check_files(config) + _digest_problems(config)
-    problem = None if args.simulate else table_config.no_devices(config)
-    if problem is not None:
-        problems = [*problems, problem]
+    missing = None if args.simulate else table_config.no_devices(config)
+    if missing is not None:
+        problems = [*problems, missing]
     if problems:
         if args.json:
             print_json({"ok": False, "problems": problems})
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             for problem in problems:
                 print(f"tablectl: {problem}", file=sys.stderr)
         return 2
-    summary = {"ok": True, "table": config.table_id, "game": config.spec.id, "variant": config.round_config.variant,
+    summary: dict[str, Any] = {"ok": True, "table": config.table_id, "game": config.spec.id, "variant": config.round_config.variant,
                "devices": sorted(config.devices), "jackpots": [j.name for j in config.jackpots],
                "journal": str(config.journal_path)}
     if args.json:

@@ -52,14 +52,15 @@ def run(args: argparse.Namespace) -> int:
         from drivers.vision.dice import DiceOptions, DiceReader
     except ImportError as exc:
         raise UsageError(f"the vision extra is not installed ({exc.name}); pip install 'tablectl[vision]'") from None
-    calibration = None
+    calibration: cal_mod.DiceCalibration | None = None
     if args.calibration:
         try:
-            calibration = cal_mod.load(Path(args.calibration))
+            loaded = cal_mod.load(Path(args.calibration))
         except cal_mod.CalibrationError as exc:
             raise UsageError(str(exc)) from None
-        if not isinstance(calibration, cal_mod.DiceCalibration):
+        if not isinstance(loaded, cal_mod.DiceCalibration):
             raise UsageError(f"{args.calibration}: a roulette calibration, not a dice one")
+        calibration = loaded
     if args.count is not None and not 1 <= args.count <= 10:
         raise UsageError(f"--count {args.count}: expected 1..10")
     colors = tuple(c.strip().lower() for c in args.colors.split(",") if c.strip()) if args.colors else ()

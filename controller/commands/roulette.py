@@ -42,15 +42,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.source}: no frames")
     if args.calibration:
         try:
-            calibration = cal_mod.load(Path(args.calibration))
+            loaded = cal_mod.load(Path(args.calibration))
         except cal_mod.CalibrationError as exc:
             raise UsageError(str(exc)) from None
-        if not isinstance(calibration, cal_mod.RouletteCalibration):
+        if not isinstance(loaded, cal_mod.RouletteCalibration):
             raise UsageError(f"{args.calibration}: a dice calibration, not a roulette one")
+        calibration: cal_mod.RouletteCalibration = loaded
     else:
-        calibration = find_wheel(first[1])
-        if calibration is None:
+        found = find_wheel(first[1])
+        if found is None:
             raise UsageError(f"{args.source}: no wheel found in the first frame; give --calibration")
+        calibration = found
     reader = RouletteReader(calibration, RouletteOptions(min_turns=args.min_turns, rest_frames=args.rest_frames,
                                                          clockwise=not args.counterclockwise))
 

@@ -63,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"tablectl: {problem}", file=sys.stderr)
         return 2
-    problem = None if args.simulate else table_config.no_devices(config)
-    if problem is not None:
-        print(f"tablectl: {problem}", file=sys.stderr)
+    missing = None if args.simulate else table_config.no_devices(config)
+    if missing is not None:
+        print(f"tablectl: {missing}", file=sys.stderr)
         return 2
     if args.journal:
         config = table_config.TableConfig(**{**config.__dict__, "journal_path": table_config.Path(args.journal)})

@@ -180,8 +180,8 @@ def _generate_roulette(args: argparse.Namespace) -> int:
             for f, frame in enumerate(synth_roulette.frames(seed, kind, args.strength)):
                 cv2.imwrite(str(folder / f"{f:05d}.png"), frame)
         else:
-            writer = cv2.VideoWriter(str(out / f"{name}.avi"), cv2.VideoWriter_fourcc(*"MJPG"), synth_roulette.FPS,
-                                     synth_roulette.SIZE)
+            fourcc = cv2.VideoWriter_fourcc(*"MJPG")  # type: ignore[attr-defined]  # not in OpenCV's stubs
+            writer = cv2.VideoWriter(str(out / f"{name}.avi"), fourcc, synth_roulette.FPS, synth_roulette.SIZE)
             for frame in synth_roulette.frames(seed, kind, args.strength):
                 writer.write(frame)
             writer.release()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -176,8 +176,8 @@ class DealerCounts:
             ids = _BINOMIAL[1][p[i]] + _BINOMIAL[2][p[j]] + _BINOMIAL[3][p[k]]
             n -= self._count_below(self.triple, ids, x)
         for four in combinations(range(5), 4):
-            ids = sum(_BINOMIAL[m + 1][p[i]] for m, i in enumerate(four))
-            n += self._count_below(self.four, ids, x)
+            ids4: Any = sum(_BINOMIAL[m + 1][p[i]] for m, i in enumerate(four))
+            n += self._count_below(self.four, ids4, x)
         own = self.table.index(rank_batch(players)).astype(np.int64)
         n -= (own < x).astype(np.int64)
         return n

@@ -61,7 +61,7 @@ def by_bet_type(rules: LayoutRules, results: list[tuple[Any, int]],
         odds_all = sorted({o for *_, odds in members for o in odds})
         p_wins = sorted({p for _, _, p, _ in members})
         figures: dict[str, Any] = {
-            "house_edge_percent": _percent(edges[-1]) if len(edges) == 1 else _percent(sum(edges) / len(edges)),
+            "house_edge_percent": _percent(edges[-1]) if len(edges) == 1 else _percent(sum(edges, Fraction(0)) / len(edges)),
             "house_edge_exact": f"{edges[0].numerator}/{edges[0].denominator}" if len(edges) == 1 else None,
             "spots": len(members),
             "odds": [list(o) for o in odds_all],

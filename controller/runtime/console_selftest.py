@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, Callable, Generator
 from controller.runtime.console import Turn
 from controller.runtime.interfaces import Command
 from controller.runtime.logs import log
-from drivers.selftest import EventLog, Report, Step, walk
+from controller.runtime.devices.registry import by_name
+from drivers.selftest import EventLog, Report, Step
 
 if TYPE_CHECKING:
-    from controller.runtime.daemon import Daemon
     from controller.runtime.devices import GpioPanel
+    from controller.runtime.interfaces import TableHandle
 
 YES = ("y", "yes", "j", "ja", "k", "kyllä")
 NO = ("n", "no", "nej", "e", "ei")
@@ -35,7 +36,7 @@ ACTION_TIMEOUT_S = 20.0  # how long the walk watches for each press or puck, as 
 class SelftestDialog:
     """One walk, started by ``who`` on the console; ``timeout`` seconds for each action."""
 
-    def __init__(self, daemon: "Daemon", panel: "GpioPanel", who: str, timeout: float | None = None,
+    def __init__(self, daemon: "TableHandle", panel: "GpioPanel", who: str, timeout: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.daemon, self.panel, self.who, self.clock = daemon, panel, who, clock
         self.timeout = ACTION_TIMEOUT_S if timeout is None else timeout
@@ -53,7 +54,9 @@ class SelftestDialog:
     def begin(self, now: float) -> Turn:
         self.table.latch(MAINTENANCE, f"device self-test by {self.who} on the console")
         self.panel.divert = self.watcher
-        self.steps = walk(self.panel.devices, self.watcher, self.clock, self.timeout, update=False)
+        selftest = by_name()["gpio"].selftest  # the gpio kind's walk (controller/runtime/devices/gpio.py)
+        assert selftest is not None
+        self.steps = selftest(self.panel, self.watcher, self.clock, self.timeout)
         lines = [f"Device self-test by {self.who}: the table is in maintenance, game input is refused.",
                  "Answer y or n; type 'abort' to stop the walk."]
         return self._advance(None, lines)
@@ -150,7 +153,4 @@ class SelftestDialog:
 
     def _redraw(self) -> None:
         """The walk drew test lamps and pictures: show the table's state again."""
-        for slot in self.daemon.slots.values():
-            slot.shown = None
-        if self.daemon.slots:
-            self.daemon._outputs(self.table, [])
+        self.daemon.redraw()

@@ -1,7 +1,7 @@
 """What the technician console sees and does in the running daemon, and the daemon's side services.
 
 ``DaemonControl`` implements the console's ``TableControl`` on top of the
-``Table``: reads come from committed state and the journal; every change
+running table (the ``TableHandle`` protocol of interfaces.py, not the daemon): reads come from committed state and the journal; every change
 (clear a fault, confirm or correct a jackpot) goes through ``Table.command``,
 which journals it with who did it before it takes effect. ``audit`` journals
 console logins, failures and privileged commands as ``console`` records.
@@ -26,7 +26,7 @@ from controller import __version__
 from controller.cards import Card
 from controller.money import format_amount
 from controller.runtime.audit import verify
-from controller.runtime.auth import ConsoleUser
+from controller.runtime.auth import ConsoleUser, Lockout
 from controller.runtime.console_selftest import SelftestDialog
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
@@ -38,7 +38,7 @@ from controller.runtime.table_words import event_text, money, outcome_short
 from controller.runtime.watchdog import Notifier, Watchdog
 
 if TYPE_CHECKING:
-    from controller.runtime.daemon import Daemon
+    from controller.runtime.interfaces import TableHandle
     from controller.runtime.table import Table
 
 
@@ -59,8 +59,7 @@ def login_history(table: "Table | None", seconds: float) -> list[tuple[str, floa
         return []
     now_ns = time.time_ns()
     out: list[tuple[str, float, str]] = []
-    for record in table.journal._query("kind = 'console' AND wall_ns > ? ORDER BY seq",
-                                       now_ns - int(seconds * 1e9)):
+    for record in table.journal.console_records_since(now_ns - int(seconds * 1e9)):
         who, what = record.body.get("who"), str(record.body.get("what", ""))
         if not isinstance(who, str):
             continue
@@ -75,13 +74,12 @@ def login_history(table: "Table | None", seconds: float) -> list[tuple[str, floa
 class DaemonControl:
     """The console's view of a running daemon. Every method runs on the loop."""
 
-    def __init__(self, daemon: "Daemon", code_check: str = "not checked") -> None:
+    def __init__(self, daemon: "TableHandle", code_check: str = "not checked") -> None:
         self.daemon = daemon
         self.code_check = code_check
 
     @property
     def table(self) -> "Table":
-        assert self.daemon.table is not None
         return self.daemon.table
 
     def _run(self, name: str, args: dict[str, Any], who: str) -> list[str]:
@@ -262,7 +260,7 @@ class DaemonControl:
 
     def selftest(self, who: str) -> "list[str] | SelftestDialog":
         """The device walk (a console dialog) on a table with GPIO devices; else the checks of the running table."""
-        panel = self.daemon.built.panel if self.daemon.built is not None else None
+        panel = self.daemon.panel
         if panel is not None:
             if self.table.round_events:
                 raise ValueError("a round is open: run the self-test between rounds")
@@ -309,8 +307,10 @@ def console_users(config: Any) -> dict[str, ConsoleUser]:
 class Services:
     """The code check, the console and the systemd watchdog of one daemon."""
 
-    def __init__(self, daemon: "Daemon", environ: dict[str, str] | None = None) -> None:
+    def __init__(self, daemon: "TableHandle", environ: dict[str, str] | None = None,
+                 lockout: Lockout | None = None) -> None:
         self.daemon = daemon
+        self.lockout = lockout  # the failed-PIN book the console shares with the dealer terminal
         self.notifier = Notifier(environ)
         self.watchdog = Watchdog(self.notifier, self._healthy)
         self.control = DaemonControl(daemon)
@@ -325,9 +325,9 @@ class Services:
             return
         result = check_code(Path(stored))
         self.control.code_check = result.message
-        self.daemon.table.audit("selfcheck", f"power-up code check: {result.message}", result.ok)  # type: ignore[union-attr]
+        self.daemon.table.audit("selfcheck", f"power-up code check: {result.message}", result.ok)
         if not result.ok:
-            self.daemon.table.latch("code_digest", f"{result.message} (now {result.actual})")  # type: ignore[union-attr]
+            self.daemon.table.latch("code_digest", f"{result.message} (now {result.actual})")
 
     async def start(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Task[Any]]:
         tasks: list[asyncio.Task[Any]] = []
@@ -335,7 +335,7 @@ class Services:
         if console.get("enabled", False):
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
                                idle_seconds=60.0 * float(console.get("idle_minutes", 10)),
-                               lockout=getattr(self.daemon, "lockout", None))
+                               lockout=self.lockout)
             host.lockout.restore(login_history(self.daemon.table, host.lockout.lock_seconds), loop.time())
             self._host = host
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")

@@ -11,7 +11,11 @@ state (a plain mapping) and shows it; it must not block.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from controller.config import TableConfig
+    from controller.runtime.table import Table
 
 
 
@@ -42,3 +46,33 @@ class Command:
     name: str  # clear_fault | confirm_jackpot | correct_meter | day_end | new_shoe | stop
     args: Mapping[str, Any]
     by: str
+
+
+class TableHandle(Protocol):
+    """What the console and the self-test may use of a running table (controller/runtime/daemon.py,
+    ``Running``): its configuration, the table itself (every change goes through ``Table.command``), the
+    devices' health, the GPIO panel the self-test walks, and a redraw of the outputs."""
+
+    @property
+    def config(self) -> "TableConfig": ...
+
+    @property
+    def table(self) -> "Table": ...
+
+    @property
+    def simulate(self) -> bool: ...
+
+    @property
+    def devices(self) -> Mapping[str, InputDevice]: ...
+
+    @property
+    def panel(self) -> Any:
+        """The GPIO panel (controller/runtime/devices/gpio.py), or None."""
+        ...
+
+    def health(self) -> Mapping[str, Any]: ...
+
+    def redraw(self) -> None:
+        """Show the table's state on every output again (after the self-test's lamp test)."""
+        ...
+

@@ -120,7 +120,8 @@ class Journal:
             row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         except (sqlite3.Error, OSError) as exc:
             raise JournalError(f"{self.path}: cannot open the journal: {exc}") from None
-        self.last_seq, self.last_hash = (row[0], row[1]) if row else (0, GENESIS)
+        self.last_seq: int = row[0] if row else 0
+        self.last_hash: str = row[1] if row else GENESIS
         self._tag: dict[str, Any] | None = None
 
     def _columns(self) -> set[str]:
@@ -238,6 +239,10 @@ class Journal:
         """The last ``limit`` accepted events that carry an outcome, oldest first (the sign's last results)."""
         recent = list(self._query("kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?", '%"outcome"%', limit))
         return list(reversed(recent))
+
+    def console_records_since(self, wall_ns: int) -> list[Record]:
+        """The ``console`` records (logins, failures, privileged commands) written after ``wall_ns``, oldest first."""
+        return list(self._query("kind = 'console' AND wall_ns > ? ORDER BY seq", wall_ns))
 
     def count_cards_since(self, seq: int) -> int:
         """Cards that left the shoe after record ``seq`` (accepted, rejected or refused)."""

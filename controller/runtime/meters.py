@@ -177,7 +177,7 @@ class Meters:
             self._next_hit += 1
             state.pending.append(hit)
             terms: dict[str, Any] = {"share": list(change.share)} if change.share is not None else \
-                {"fixed": change.fixed, "short": (change.fixed - amount) or None}
+                {"fixed": change.fixed, "short": (int(change.fixed or 0) - amount) or None}
             return [self._body(change.meter, "hit", amount, hit=hit["hit"], seat=change.seat, hand=change.hand,
                                round=round_, **terms)]
         raise MeterRefused(f"unknown meter change {change.kind!r}")

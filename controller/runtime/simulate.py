@@ -26,17 +26,11 @@ from controller import cards
 from controller.cards import Card
 from controller.events import Action, CardOut, CloseBets, Dice, Event, Puck, Void, Wheel
 from controller.games.contract import Accepted, Alert
+from controller.runtime.devices.shoe import CUT_FROM_END as CUT_FROM_END, cut_from_end  # one rule, both shoes
 from controller.runtime.interfaces import Command
 from controller.runtime.players import CARD, players_for
 from drivers.shoe.events import CardDealt, CutCard, ShoeEmpty
 
-CUT_FROM_END = 16  # the cut card of a one-deck shoe sits this many cards from the end
-
-
-def cut_from_end(decks: int) -> int:
-    """Where the cut card sits, counted from the end: a quarter of a multi-deck shoe (at least one deck), so
-    a round with seven boxes, splits and doubles never runs out of cards after it; 16 cards of one deck."""
-    return CUT_FROM_END if decks <= 1 else max(52, 52 * decks // 4)
 
 
 class SimulatedShoe:

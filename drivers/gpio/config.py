@@ -367,7 +367,8 @@ def _tower(table: Any, expanders: set[str]) -> TowerConfig:
     for lamp in ("green", "amber", "red"):
         if lamp not in table:
             raise PinMapError(f"tower.{lamp}: missing")
-    return TowerConfig(*(_pin(table[lamp], f"tower.{lamp}", expanders) for lamp in ("green", "amber", "red")),
+    green, amber, red = (_pin(table[lamp], f"tower.{lamp}", expanders) for lamp in ("green", "amber", "red"))
+    return TowerConfig(green, amber, red,
                        buzzer=_pin(table["buzzer"], "tower.buzzer", expanders) if "buzzer" in table else None)
 
 

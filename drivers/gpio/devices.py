@@ -16,6 +16,7 @@ controller's call (``devices.progressive.unlock(now)``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -69,7 +70,7 @@ class Devices:
         for name in ("puck", "presence", "progressive", "tower", "sign", "jackpot"):
             device = getattr(self, name)
             if device is not None:
-                self._guard(name, lambda d=device: d.update(now))
+                self._guard(name, functools.partial(device.update, now))
 
     def _update_buttons(self, now: float) -> None:
         assert self.buttons is not None
@@ -106,8 +107,9 @@ class Devices:
     def deadline(self) -> float | None:
         """The next time ``update`` must run even without a wake-up: an input's debounce or long press, the next
         blink of the tower, frame of the sign or step of the jackpot display."""
-        return earliest(*(d.deadline() for d in (self.buttons, self.puck, self.presence, self.progressive,
-                                                 self.tower, self.sign, self.jackpot) if hasattr(d, "deadline")))
+        parts: tuple[Any, ...] = (self.buttons, self.puck, self.presence, self.progressive, self.tower, self.sign,
+                                  self.jackpot)
+        return earliest(*(d.deadline() for d in parts if hasattr(d, "deadline")))
 
     @property
     def needs_polling(self) -> bool:

@@ -32,8 +32,8 @@ def wiring_rows(config: DeviceConfig) -> list[tuple[str, str, str, str]]:
         rows.append((f"expander {exp.name}: MCP23017 at {exp.address:#04x}", "I2C1", "-",
                      "VDD 3.3 V; A2..A0 set the address; RESET to 3.3 V"))
         if exp.int_pin is not None:
-            pin, where = _pin_cells(PinRef(exp.int_pin), config)
-            rows.append((f"expander {exp.name} INTA (open drain)", pin, where, "pull-up, active low"))
+            int_cell, int_where = _pin_cells(PinRef(exp.int_pin), config)
+            rows.append((f"expander {exp.name} INTA (open drain)", int_cell, int_where, "pull-up, active low"))
     for place, pin in config.uses():
         if place.startswith("expanders."):
             continue
@@ -45,7 +45,7 @@ def wiring_rows(config: DeviceConfig) -> list[tuple[str, str, str, str]]:
         else:
             section = {"puck": config.puck, "presence": config.presence, "progressive": config.progressive}[
                 place.split(".")[0].split("[")[0]]
-            kind = ("input, pull-up, sensor pulls to GND" if section.active_low
+            kind = ("input, pull-up, sensor pulls to GND" if section is not None and section.active_low
                     else "input, pull-down, sensor drives 3.3 V")
         rows.append((place, cell, where, kind))
     return rows

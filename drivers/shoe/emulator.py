@@ -167,7 +167,7 @@ class ShoeEmulator:
         return EmulatorStats(self._sent, self._acked, self._retx, line.dropped, line.duplicated, line.flipped,
                              line.noise_bursts, queued)
 
-    def _command(self, action: Callable[[], None]) -> None:
+    def _command(self, action: Callable[[], object]) -> None:
         if self._thread is None:
             action()
             return
@@ -284,7 +284,7 @@ def console_command(emu: ShoeEmulator, line: str) -> str:
                                            "open": events.ShoeState(closed=False),
                                            "close": events.ShoeState(closed=True), "door-open": events.DoorOpen(),
                                            "door-closed": events.DoorClosed()}
-    detailed = {"jam": events.Jam, "unreadable": events.Unreadable, "tamper": events.Tamper,
+    detailed: dict[str, Callable[[str], events.ShoeEvent]] = {"jam": events.Jam, "unreadable": events.Unreadable, "tamper": events.Tamper,
                 "shuffle": events.ShuffleStarted}
     try:
         if not word:

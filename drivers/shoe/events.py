@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from drivers.seriallink import LinkFault, LinkRestored
 from drivers.shoe.protocol import Frame
@@ -171,12 +172,14 @@ def frame_to_event(frame: Frame) -> ShoeEvent | None:
         if CARD_TEXT.fullmatch(payload):
             return CardDealt(payload)
         return Unreadable(f"the shoe sent card text {payload!r}, which is not a card")
-    simple = {"CUT": CutCard, "EMP": ShoeEmpty, "DOP": DoorOpen, "DCL": DoorClosed}
+    simple: dict[str, Callable[[], ShoeEvent]] = {"CUT": CutCard, "EMP": ShoeEmpty, "DOP": DoorOpen,
+                                                  "DCL": DoorClosed}
     if t in simple:
         return simple[t]()
     if t in ("OPN", "CLS"):
         return ShoeState(closed=(t == "CLS"))
-    detailed = {"JAM": Jam, "UNR": Unreadable, "TMP": Tamper, "SHS": ShuffleStarted}
+    detailed: dict[str, Callable[[str], ShoeEvent]] = {"JAM": Jam, "UNR": Unreadable, "TMP": Tamper,
+                                                       "SHS": ShuffleStarted}
     if t in detailed:
         return detailed[t](payload)
     if t == "SHD":

@@ -174,7 +174,8 @@ class RouletteCalibration:
             return blank
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cx, cy = self.centre
-        outer, track = [], []
+        outer: list[float] = []
+        track: list[float] = []
         for k in range(16):
             a = 2 * math.pi * k / 16
             for r, bucket in ((self.track_radius * 1.12, outer), (self.track_radius * 0.97, track)):

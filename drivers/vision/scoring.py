@@ -98,7 +98,7 @@ def score_spin(i: int, base: int) -> dict:
     answer = spins[0].as_json() if spins else None
     v = judge_spin(truth, answer)
     out: dict = {"seed": seed, "kind": kind, "strength": strength, "verdict": v}
-    if v == "right" and truth["status"] == "ok":
+    if v == "right" and truth["status"] == "ok" and answer is not None:
         out["latency"] = answer["frame"] - truth["rest_frame"]
     if v == "wrong":
         out["example"] = {"seed": seed, "kind": kind, "strength": strength, "truth": truth["status"],

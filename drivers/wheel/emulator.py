@@ -116,7 +116,7 @@ class WheelEmulator:
         self._control(self._pty.plug)
         return self._pty.path
 
-    def _control(self, action: Callable[[], None]) -> None:
+    def _control(self, action: Callable[[], object]) -> None:
         """Run ``action`` in line order (after what is already queued)."""
         done = threading.Event()
 

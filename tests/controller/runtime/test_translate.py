@@ -155,6 +155,19 @@ def test_every_device_event_kind_has_a_row() -> None:
     assert [k.__name__ for k in ev.DEVICE_EVENTS if k not in covered] == []
 
 
+def test_a_latched_fault_is_one_its_device_kind_declares() -> None:
+    """Each kind says which faults its events latch (its ``faults``); a row that latches another fails here."""
+    from controller.runtime.devices import registry
+    from controller.runtime.faults import FAULTS
+
+    for name, source, raw, view, expected in CASES:
+        owners = registry.owners(type(raw))
+        for intent in expected:
+            if isinstance(intent, Latch) and owners:
+                assert intent.kind in FAULTS, name
+                assert any(intent.kind in registry.by_name()[o].faults for o in owners), (name, owners)
+
+
 def test_the_translator_is_pure() -> None:
     """Same event and view, same answer; the view is not changed; the memory comes back as a new value."""
     view = replace(V, memory=Memory(unsure={"camera": 1}))

@@ -85,7 +85,7 @@ class LiveTable:
         assert self.daemon is not None
         done = threading.Event()
         box: list[Any] = []
-        self.daemon.loop.call_soon_threadsafe(lambda: (box.append(fn()), done.set()))
+        self.daemon.running.loop.call_soon_threadsafe(lambda: (box.append(fn()), done.set()))
         assert done.wait(5)
         return box[0]
 
@@ -105,7 +105,7 @@ class LiveTable:
     def stop(self) -> None:
         if self.daemon is not None and self.thread is not None:
             daemon = self.daemon
-            daemon.loop.call_soon_threadsafe(daemon.stopped.set)
+            daemon.running.loop.call_soon_threadsafe(daemon.stopped.set)
             self.thread.join(10)
             assert not self.thread.is_alive(), "the daemon did not stop"
         self.daemon = None
