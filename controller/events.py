@@ -89,11 +89,19 @@ class Puck:
     seat: int
 
 
-Event = Union[Bet, CloseBets, CardOut, Action, Wheel, Dice, Void, Puck]
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Numbers drawn for the round by the table's random-draw apparatus (the runtime's random source, journaled
+    before the round sees them): what a game asks for with a ``DrawRequest``, each number 1..faces."""
+
+    numbers: tuple[int, ...]
+
+
+Event = Union[Bet, CloseBets, CardOut, Action, Wheel, Dice, Void, Puck, Draw]
 
 TYPE_NAMES: dict[type, str] = {
     Bet: "bet", CloseBets: "close_bets", CardOut: "card", Action: "action",
-    Wheel: "wheel", Dice: "dice", Void: "void", Puck: "puck",
+    Wheel: "wheel", Dice: "dice", Void: "void", Puck: "puck", Draw: "draw",
 }
 _BY_NAME = {name: cls for cls, name in TYPE_NAMES.items()}
 _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
@@ -108,6 +116,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool]]] = {
     "dice": {"values": ("ints", True), "colors": ("texts", False)},
     "void": {"reason": ("text", True), "by": ("text", False)},
     "puck": {"seat": ("seat", True)},
+    "draw": {"numbers": ("ints", True)},
 }
 _COMMENT_KEYS = {"type", "comment", "note"}
 
@@ -162,7 +171,7 @@ def event_from_json(obj: object) -> Event:
         raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
     kind = obj.get("type")
     if not isinstance(kind, str):
-        raise EventError("an event needs a 'type' (bet, close_bets, card, action, wheel, dice, void, puck)", "type")
+        raise EventError("an event needs a 'type' (bet, close_bets, card, action, wheel, dice, void, puck, draw)", "type")
     spec = _FIELDS.get(kind)
     if spec is None:
         raise EventError(f"unknown event type {kind!r} (known: {', '.join(_FIELDS)})", "type")
@@ -216,4 +225,6 @@ def describe(event: Event) -> str:
         return f"void: {event.reason}"
     if isinstance(event, Puck):
         return f"puck at box {event.seat}"
+    if isinstance(event, Draw):
+        return "draw " + " ".join(str(v) for v in event.numbers)
     return "no more bets"

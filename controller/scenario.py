@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from controller import games
 from controller.events import Bet, Event, EventError, event_from_json, event_to_json
-from controller.games.contract import Accepted, Alert, GameSpec, MeterChange, Round, RoundConfig, apply_meter
+from controller.games.contract import Accepted, Alert, DrawRequest, GameSpec, MeterChange, Round, RoundConfig, apply_meter
 
 
 class ScenarioError(ValueError):
@@ -145,12 +145,16 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
     rejected: list[dict[str, Any]] = []
     alerts: list[dict[str, Any]] = []
     meters: list[dict[str, Any]] = []
+    draws: list[dict[str, Any]] = []  # what the round asked the table's random-draw apparatus for
     for index, event in enumerate(events):
         answer = round_.apply(event)
         if isinstance(answer, Accepted):
             for effect in answer.effects:
                 if isinstance(effect, Alert):
                     alerts.append({"index": index, "kind": effect.kind, "text": effect.text})
+                elif isinstance(effect, DrawRequest):
+                    draws.append({"index": index, "count": effect.count, "faces": effect.faces,
+                                  "purpose": effect.purpose})
                 elif isinstance(effect, MeterChange):
                     entry: dict[str, Any] = {"index": index, **_meter_json(effect)}
                     if meter_values is not None and effect.meter in meter_values:
@@ -173,6 +177,8 @@ def play_round(round_: Round, events: tuple[Event, ...], meter_values: dict[str,
         out["alerts"] = alerts
     if meters:
         out["meters"] = meters
+    if draws:
+        out["draw_requests"] = draws
     return out
 
 

@@ -22,6 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--exact", action="store_true", help="exact enumeration")
     parser.add_argument("--simulate", type=int, metavar="N", help="simulate N rounds instead")
     parser.add_argument("--seed", type=int, default=1, help="random seed of a simulation")
+    parser.add_argument("--optimal", action="store_true",
+                        help="the main game under its optimal strategy, exact (where the tool has it; minutes)")
+    parser.add_argument("--all-variants", action="store_true",
+                        help="where the tool can: one simulation settles every variant on the same cards")
     parser.add_argument("--meter", type=int, metavar="AMOUNT",
                         help="progressive meter in minor units, for a game with a progressive")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -51,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
         warm_hand_tables()  # the tool ranks hands: their tables from the cache, not built again
     unit = "flops" if spec.id == "restaurant-holdem" else "rounds"
-    args.progress = Progress(f"math {spec.id} {variant}", args.simulate or 0, unit, quiet=args.quiet)
+    total = args.simulate or 0
+    if args.optimal and hasattr(module, "OPTIMAL_STEPS"):
+        total, unit = module.OPTIMAL_STEPS, "flops up to suits"
+    args.progress = Progress(f"math {spec.id} {variant}", total, unit, quiet=args.quiet)
     try:
         document = module.report(spec, config, args)
     except ValueError as exc:

@@ -130,7 +130,18 @@ def apply_meter(value: int, change: MeterChange) -> tuple[int, int]:
     return paid, value - paid
 
 
-Effect = Union[Prompt, Alert, Outcome, Settlement, MeterChange]
+@dataclass(frozen=True, slots=True)
+class DrawRequest:
+    """The round needs ``count`` numbers, each equally likely from 1 to ``faces``, from the table's random-draw
+    apparatus: the runtime draws them from its own random source, journals them as a ``Draw`` event and gives
+    that event to the round (a game never draws)."""
+
+    count: int
+    faces: int
+    purpose: str
+
+
+Effect = Union[Prompt, Alert, Outcome, Settlement, MeterChange, DrawRequest]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,13 @@ The progressive of Texas Hold'em Bonus Progressive and Texas Hold'em
 Progressive (seed 002) is settled here too, as Caribbean Stud's is: one chip
 of ``progressive_stake``, a ``MeterChange`` contribution per chip when the bets
 close, and a hit per winning chip at the showdown, a share of the meter or a
-fixed prize, applied and journaled by the runtime.
+fixed prize, applied and journaled by the runtime. With the ``special_prizes``
+option the progressive also has the seed's random special prizes: at the
+showdown the round asks for one number per progressive chip in play
+(``DrawRequest``), the runtime draws them from its own random source and
+journals them as a ``Draw`` event, and a number from 1 to the paytable's
+``special.wins`` takes the special prize from the meter, as another hit.
+The round never draws: the same ``Draw`` gives the same prizes on every replay.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet
+from controller.events import Action, Bet, Draw, Event
 from controller.games.banked_poker import BOARD, BURN, DEALER, BankedPokerRound, one_at_a_time, target_name
 from controller.games.contract import (
-    Effect, MeterChange, OptionSpec, Prompt, Reject, RoundConfig, Settlement, settle_fixed,
+    DrawRequest, Effect, MeterChange, OptionSpec, Outcome, Prompt, Reject, RoundConfig, Settlement, settle_fixed,
 )
 from controller.money import Odds
 
@@ -72,6 +78,44 @@ def progressive_settlement(config: RoundConfig, bet: Bet, key: str | None, hits:
                            "before it (the chip is collected)")
 
 
+def special_prize(config: RoundConfig, bet: Bet, hand: Settlement, number: int, hits: list[Effect]) -> Settlement:
+    """The chip's settlement once its drawn ``number`` took the special prize (``hand``: what its hand won),
+    adding the prize's hit to ``hits`` after the hand's."""
+    prize = config.paytable["special"]["prize"]
+    stake = config["progressive_stake"]
+    odds: Odds | None = None
+    if "share" in prize:
+        num, den = (int(x) for x in prize["share"])
+        hits.append(MeterChange(config["meter"], "hit", seat=bet.seat, share=(num, den), hand="special_prize"))
+        words = f"{100 * num / den:g} % of the meter, paid from the meter by the table"
+    else:
+        fixed = int(prize["fixed"])
+        hits.append(MeterChange(config["meter"], "hit", seat=bet.seat, fixed=fixed, hand="special_prize"))
+        words = f"{fixed} from the meter, at most what it holds after any hit before it"
+        if hand.result != "win":
+            odds = Odds(fixed // stake, 1) if fixed % stake == 0 else Odds(fixed, stake)
+        elif hand.odds is not None:  # two fixed prizes: the odds of their sum
+            total = hand.odds.paid * stake // hand.odds.per + fixed
+            odds = Odds(total // stake, 1) if total % stake == 0 else Odds(total, stake)
+    note = f"special prize, drawn number {number}: {words} (the chip is collected)"
+    if hand.result == "win":
+        first = (hand.note or "").removesuffix(" (the chip is collected)")
+        return Settlement(bet.seat, bet.spot, "win", odds=odds, note=f"{first}; and the {note}")
+    return Settlement(bet.seat, bet.spot, "win", odds=odds, note=note)
+
+
+def check_special_table(config: RoundConfig) -> None:
+    """The ``special`` paytable table: whole ``wins`` of ``faces`` numbers and a share or fixed prize."""
+    table = config.paytable.get("special")
+    if not isinstance(table, Mapping):
+        raise ValueError("special_prizes: the paytable has no [special] table")
+    wins, faces, prize = table.get("wins"), table.get("faces"), table.get("prize")
+    if not (isinstance(wins, int) and isinstance(faces, int) and 1 <= wins < faces):
+        raise ValueError(f"special_prizes: [special] wins {wins!r} of faces {faces!r} must be whole, 1 <= wins < faces")
+    if not isinstance(prize, Mapping) or not (("share" in prize) ^ ("fixed" in prize)):
+        raise ValueError("special_prizes: [special] prize is one of { share = [n, d] } or { fixed = amount }")
+
+
 def progressive_cards(config: RoundConfig, hole: Sequence[Card], board: Sequence[Card]) -> tuple[Card, ...] | None:
     """The cards the progressive pays on: the own two and the flop (``flop``), or all seven (``seven``)."""
     if config["progressive_cards"] == "flop":
@@ -91,6 +135,9 @@ def progressive_options(meter: str) -> tuple[OptionSpec, ...]:
         OptionSpec("progressive_cards", "flop", "the cards the progressive pays on: the own two and the flop "
                    "(flop), or the best five of all seven (seven)", kind="choice", choices=("flop", "seven")),
         OptionSpec("meter", meter, "name of the progressive meter this table feeds", kind="text"),
+        OptionSpec("special_prizes", False, "the progressive's random special prizes, drawn at the showdown by the "
+                   "table's random-draw apparatus (002: 'slumpmässigt lottade specialvinster'); the chance and the "
+                   "prize are the paytable's [special]", kind="bool"),
     )
 
 
@@ -98,6 +145,10 @@ def check_progressive_options(config: RoundConfig) -> None:
     if config["progressive_contribution"] > config["progressive_stake"]:
         raise ValueError(f"progressive_contribution: {config['progressive_contribution']} is more than the "
                          f"progressive stake {config['progressive_stake']}")
+    if config["special_prizes"]:
+        if not config["progressive"]:
+            raise ValueError("special_prizes: the special prizes are the progressive's: turn the progressive on too")
+        check_special_table(config)
 
 
 class StreetsRound(BankedPokerRound):
@@ -113,6 +164,7 @@ class StreetsRound(BankedPokerRound):
         self.waiting: list[int] = []
         self.folded: set[int] = set()
         self.history: dict[int, list[str]] = {}  # per box: "street:decision", in order
+        self.drawn: tuple[int, ...] | None = None  # the special prize draw's numbers, one per chip in the draw
 
     # ------------------------------------------------------------------ for the games
 
@@ -127,6 +179,63 @@ class StreetsRound(BankedPokerRound):
     def suggested(self, seat: int) -> Action:
         """The decision the game's stated strategy takes for ``seat`` now (for the virtual players; not a rule)."""
         return Action(seat, self.streets[self.street].decisions[-1])
+
+    def _special_seats(self) -> list[int]:
+        """The boxes whose progressive chip takes part in the special prize draw: the chips the hand table still
+        plays for (here: the boxes that have not folded)."""
+        return [s for s in self.boxes_in_play() if self.bet_of(s, "progressive") is not None and s not in self.folded]
+
+    # ------------------------------------------------------------------ the special prize draw
+
+    def special_request(self) -> DrawRequest | None:
+        """The draw the showdown needs: one number per chip of ``_special_seats``, or None (no special prizes)."""
+        if not self.config.get("progressive") or not self.config.get("special_prizes"):
+            return None
+        seats = self._special_seats()
+        if not seats:
+            return None
+        faces = int(self.config.paytable["special"]["faces"])
+        return DrawRequest(len(seats), faces, "special prize: one number from 1 to "
+                                              f"{faces} per progressive chip, box " + ", ".join(map(str, seats)))
+
+    def special_numbers(self) -> dict[int, int]:
+        """Per box in the draw: its drawn number (empty before the draw)."""
+        return dict(zip(self._special_seats(), self.drawn or ()))
+
+    def _apply(self, event: Event) -> Iterable[Effect]:
+        if isinstance(event, Draw):
+            return self._draw(event)
+        return super()._apply(event)
+
+    def _draw(self, event: Draw) -> list[Effect]:
+        request = self.special_request() if self.phase == "draw" else None
+        if request is None:
+            raise Reject(f"no special prize draw now: waiting for {self.waiting_for()}")
+        if len(event.numbers) != request.count:
+            raise Reject(f"the special prize draw needs {request.count} number{'s' if request.count > 1 else ''}, "
+                         f"one per progressive chip, not {len(event.numbers)}")
+        wrong = [n for n in event.numbers if not 1 <= n <= request.faces]
+        if wrong:
+            raise Reject(f"a special prize number is from 1 to {request.faces}, not {wrong[0]}")
+        self.drawn = tuple(event.numbers)
+        return self._finish()
+
+    def _finish(self) -> list[Effect]:
+        if self.drawn is None:
+            request = self.special_request()
+            if request is not None:
+                self.phase = "draw"
+                return [request, Prompt(self.waiting_for(), expects=("draw",))]
+        effects = super()._finish()
+        if self.drawn is None:
+            return effects
+        wins = int(self.config.paytable["special"]["wins"])
+        numbers = self.special_numbers()
+        assert self.outcome_data is not None  # the game's _settle sets it
+        self.outcome_data = {**self.outcome_data, "special_draw": {
+            "numbers": list(self.drawn), "boxes": {str(s): n for s, n in numbers.items()},
+            "winners": [s for s, n in numbers.items() if n <= wins]}}
+        return [Outcome(self.outcome_data) if isinstance(e, Outcome) else e for e in effects]
 
     # ------------------------------------------------------------------ dealing
 
@@ -221,6 +330,11 @@ class StreetsRound(BankedPokerRound):
             return "bets, then no more bets"
         if self.phase == "deal":
             return f"card to {target_name(self.plan[len(self.cards)])}"
+        if self.phase == "draw":
+            request = self.special_request()
+            assert request is not None
+            return (f"the special prize draw by the table's apparatus ({request.count} number"
+                    f"{'s' if request.count > 1 else ''} from 1 to {request.faces})")
         street = self.streets[self.street]
         return f"decision {street.when} ({street.words}) at box " + ", ".join(map(str, self.waiting))
 
@@ -235,7 +349,11 @@ class StreetsRound(BankedPokerRound):
     def progressive_effects(self, seat: int, key: str | None, hits: list[Effect]) -> Iterable[Settlement]:
         bet = self.bet_of(seat, "progressive")
         if bet is not None:
-            yield progressive_settlement(self.config, bet, key, hits)
+            settlement = progressive_settlement(self.config, bet, key, hits)
+            number = self.special_numbers().get(seat)
+            if number is not None and number <= int(self.config.paytable["special"]["wins"]):
+                settlement = special_prize(self.config, bet, settlement, number, hits)
+            yield settlement
 
     def _check_progressive(self, bet: Bet, needs: str) -> None:
         if not self.config["progressive"]:

@@ -257,6 +257,9 @@ SPEC = GameSpec(
         "best five of seven), whatever the dealer holds; a fold before the flop loses it, like the bonus.",
         "Settlements are listed box by box from box 1: ante, flop, turn, river, bonus, progressive; progressive hits "
         "last.",
+        "Special prizes (option special_prizes): at the showdown the table's random-draw apparatus draws one number "
+        "per progressive chip still in the hand; a number up to the paytable's special.wins takes its prize from "
+        "the meter, after the box's hand prize (002 names no figures, no moment and no number of draws).",
     ),
     validate=lambda config: _validate(config),
 )

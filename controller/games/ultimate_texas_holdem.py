@@ -113,6 +113,10 @@ class UltimateRound(StreetsRound):
                              "(002 'Anteinsats')")
         return self._progressive_contributions()
 
+    def _special_seats(self) -> list[int]:
+        """Every progressive chip takes part in the special prize draw: the progressive pays also after a fold."""
+        return [s for s in self.boxes_in_play() if self.bet_of(s, "progressive") is not None]
+
     def _deciders(self) -> list[int]:
         return [s for s in self.boxes_in_play() if self.bet_of(s, "play") is None and s not in self.folded]
 
@@ -251,6 +255,9 @@ SPEC = GameSpec(
         "The progressive (Texas Hold'em Progressive) pays on the box's own two cards and the flop by default "
         "(option progressive_cards = seven: the best five of seven), whatever the dealer holds and also after a fold.",
         "Settlements are listed box by box from box 1: ante, blind, play, trips, progressive; progressive hits last.",
+        "Special prizes (option special_prizes): at the showdown the table's random-draw apparatus draws one number "
+        "per progressive chip, a folded box's too; a number up to the paytable's special.wins takes its prize from "
+        "the meter, after the box's hand prize (002 names no figures, no moment and no number of draws).",
     ),
     validate=lambda config: _validate(config),
 )

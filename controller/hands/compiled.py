@@ -35,7 +35,7 @@ def _arrays() -> tuple[np.ndarray, ...]:
 
 
 @cache
-def _kernels() -> tuple[Callable[..., Any], Callable[..., Any]]:
+def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     try:
         import numba
     except ModuleNotFoundError:
@@ -91,7 +91,7 @@ def _kernels() -> tuple[Callable[..., Any], Callable[..., Any]]:
                                         counts[flush_value(t, cards, fl) >> 20] += 1
         return counts
 
-    return rank7, all_seven
+    return rank7, all_seven, flush_value
 
 
 def rank7(cards: np.ndarray) -> np.ndarray:
@@ -112,6 +112,16 @@ def all_seven_counts() -> np.ndarray:
     """Hands per category (``values.CATEGORIES`` order) over all 133 784 560 seven-card hands."""
     counts: np.ndarray = _kernels()[1](*_arrays())
     return counts
+
+
+def tables() -> tuple[np.ndarray, ...]:
+    """(card keys, offset7, values7, within, flush): the arrays the kernels index, for other compiled kernels."""
+    return _arrays()
+
+
+def flush_kernel() -> Callable[..., Any]:
+    """The compiled ``flush_value(t, cards, flush)`` (t: the key sum of the seven ``cards``), for other kernels."""
+    return _kernels()[2]
 
 
 def warm() -> None:

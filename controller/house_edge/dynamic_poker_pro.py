@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.games.contract import GameSpec, RoundConfig
 from controller.games.dynamic_poker_pro import main_results
-from controller.house_edge.texas_holdem_bonus import bonus_exact, simulate
+from controller.house_edge.texas_holdem_bonus import bonus_exact, other_variants, simulate_variants
 
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
@@ -30,8 +30,14 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
         started = time.perf_counter()
-        out["bets"]["main"] = simulate(config, rounds, getattr(args, "seed", 1), main_results, "blind")
+        configs = other_variants(spec, config, args)
+        figures = simulate_variants(configs, rounds, getattr(args, "seed", 1), main_results, "blind",
+                                    progress=getattr(args, "progress", None))
+        out["bets"]["main"] = figures[0]
+        if len(configs) > 1:
+            out["main_by_variant"] = {c.variant: f for c, f in zip(configs, figures)}
         out["simulation_seconds"] = round(time.perf_counter() - started, 3)
-        methods.append(f"simulated main game ({rounds} rounds)")
+        methods.append(f"simulated main game ({rounds} rounds" + (", every variant on the same cards)"
+                                                                 if len(configs) > 1 else ")"))
     out["method"] = "; ".join(methods)
     return out

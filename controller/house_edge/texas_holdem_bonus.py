@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from typing import Any, Callable
@@ -94,11 +95,23 @@ def value_nets(config: RoundConfig, results: MainResults,
 def simulate(config: RoundConfig, rounds: int, seed: int, results: MainResults = main_results,
              main_spot: str = "ante") -> dict[str, Any]:
     """Mean net per main stake over ``rounds`` rounds, with its 95 % interval."""
+    return simulate_variants([config], rounds, seed, results, main_spot)[0]
+
+
+def simulate_variants(configs: list[RoundConfig], rounds: int, seed: int, results: MainResults = main_results,
+                      main_spot: str = "ante", progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """``simulate`` for several configurations on the same cards: the deal, the decisions and the rankings once.
+
+    The stated strategy does not depend on the variant, so each configuration's
+    figures are the ones ``simulate`` gives it alone with the same seed.
+    """
     rng = np.random.default_rng(seed)
     table = value_table()
-    win, tie, lose = value_nets(config, results, main_spot)
-    fold = unit_net(*results(config, None, None)[main_spot])
-    total = total_sq = staked = 0.0
+    nets = [value_nets(config, results, main_spot) for config in configs]
+    folds = [unit_net(*results(config, None, None)[main_spot]) for config in configs]
+    total = np.zeros(len(configs))
+    total_sq = np.zeros(len(configs))
+    staked = 0.0
     played = turn = river = 0
     done = 0
     while done < rounds:
@@ -111,31 +124,95 @@ def simulate(config: RoundConfig, rounds: int, seed: int, results: MainResults =
         player = rank_batch(np.concatenate([hole, board], axis=1))
         house = rank_batch(np.concatenate([dealer, board], axis=1))
         stake = np.column_stack([np.ones(n), 2 * bets[:, 0], bets[:, 1], bets[:, 2]])  # units on each spot
-        per_unit = np.where((player > house)[:, None], win[table.index(player)],
-                            np.where((player == house)[:, None], tie, lose))
-        x = np.where(bets[:, 0] == 1, (per_unit * stake).sum(axis=1), fold)
-        total += float(x.sum())
-        total_sq += float((x * x).sum())
+        index = table.index(player)
+        higher, tied = (player > house)[:, None], (player == house)[:, None]
+        for i, ((win, tie, lose), fold) in enumerate(zip(nets, folds)):
+            per_unit = np.where(higher, win[index], np.where(tied, tie, lose))
+            x = np.where(bets[:, 0] == 1, (per_unit * stake).sum(axis=1), fold)
+            total[i] += float(x.sum())
+            total_sq[i] += float((x * x).sum())
         staked += float(stake[bets[:, 0] == 1].sum() + (bets[:, 0] == 0).sum())
         played += int(bets[:, 0].sum())
         turn += int(bets[:, 1].sum())
         river += int(bets[:, 2].sum())
         done += n
-    mean = total / rounds
-    sd = math.sqrt(max(total_sq / rounds - mean * mean, 0.0))
-    half = 1.96 * sd / math.sqrt(rounds)
-    return {
-        "strategy": "basic_strategy: before the flop bet with every hand but 3-2 to 7-2 offsuit, which fold; on "
-                    "the flop and the turn bet with a pair or better that uses an own card, else check",
-        "rounds": rounds, "seed": seed,
-        "house_edge_percent": round(-mean * 100, 4),
-        "confidence_95_percent": [round((-mean - half) * 100, 4), round((-mean + half) * 100, 4)],
-        "house_edge_per_total_staked_percent": round(-total / staked * 100, 4),
-        "shares": {"played": round(played / rounds, 6), "turn_bet": round(turn / rounds, 6),
-                   "river_bet": round(river / rounds, 6)},
-        "sd_per_round": round(sd, 4),
-        "note": f"per {main_spot} stake; the second figure divides by everything staked",
-    }
+        if progress is not None:
+            progress(done)
+    out = []
+    for config, sum_x, sum_sq in zip(configs, total, total_sq):
+        mean = float(sum_x) / rounds
+        sd = math.sqrt(max(float(sum_sq) / rounds - mean * mean, 0.0))
+        half = 1.96 * sd / math.sqrt(rounds)
+        out.append({
+            "strategy": "basic_strategy: before the flop bet with every hand but 3-2 to 7-2 offsuit, which fold; "
+                        "on the flop and the turn bet with a pair or better that uses an own card, else check",
+            "variant": config.variant, "rounds": rounds, "seed": seed,
+            "house_edge_percent": round(-mean * 100, 4),
+            "confidence_95_percent": [round((-mean - half) * 100, 4), round((-mean + half) * 100, 4)],
+            "house_edge_per_total_staked_percent": round(-float(sum_x) / staked * 100, 4),
+            "shares": {"played": round(played / rounds, 6), "turn_bet": round(turn / rounds, 6),
+                       "river_bet": round(river / rounds, 6)},
+            "sd_per_round": round(sd, 4),
+            "note": f"per {main_spot} stake; the second figure divides by everything staked",
+        })
+    return out
+
+
+def other_variants(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> list[RoundConfig]:
+    """With ``--all-variants``: every variant of the game with the same options, ``config``'s first."""
+    if not getattr(args, "all_variants", False):
+        return [config]
+    options = {k: v for k, v in config.options.items()}
+    configs = [config]
+    for variant in spec.variants:
+        if variant.id != config.variant:
+            allowed = {k: v for k, v in options.items() if k in spec.resolve(variant.id).options}
+            configs.append(spec.resolve(variant.id, allowed, config.paytable))
+    return configs
+
+
+@cache
+def _boards(cards: int) -> np.ndarray:
+    """Every ``cards``-subset of 50 positions (the cards left after an own pair), as rows of positions."""
+    return np.array(list(combinations(range(50), cards)), dtype=np.int8)
+
+
+def progressive_counts(config: RoundConfig) -> tuple[int, ...]:
+    """Per paytable key (``ultimate_texas_holdem.KEYS``): the (own pair, cards) deals the progressive pays on.
+
+    Every own pair with every flop (``progressive_cards = flop``: 1 326 x 19 600 deals, ten per five-card
+    hand) or every five board cards (``seven``: 1 326 x 2 118 760, 21 per seven-card hand); a pair the
+    stated strategy folds before the flop loses its chip, so its deals count as paying nothing.
+    """
+    from controller.house_edge.ultimate_texas_holdem import KEYS, key_counts, key_index
+
+    seven = config["progressive_cards"] == "seven"
+    counts = np.array(key_counts(7 if seven else 5), dtype=np.int64) * (21 if seven else 10)
+    boards = _boards(5 if seven else 3)
+    folded = np.zeros(len(KEYS), dtype=np.int64)
+    table = _preflop_table()
+    for a, b in combinations(range(52), 2):
+        if table[a, b]:
+            continue
+        rest = np.array([c for c in range(52) if c not in (a, b)], dtype=np.int64)
+        rows = np.concatenate([np.tile(np.array([a, b]), (len(boards), 1)), rest[boards]], axis=1)
+        folded += np.bincount(key_index(rank_batch(rows)), minlength=len(KEYS))
+    counts -= folded
+    counts[0] += int(folded.sum())  # a folded chip: no prize (high card is no prize line)
+    return tuple(int(c) for c in counts)
+
+
+def progressive_exact(config: RoundConfig, meter: int) -> dict[str, Any]:
+    from controller.house_edge.ultimate_texas_holdem import progressive_exact as exact
+
+    counts = progressive_counts(config)
+    played = Fraction(int(_preflop_table().sum()) // 2, 1326)  # only the chips still in the hand are in the draw
+    figures = exact(config, counts, meter, played)
+    figures["method"] = (f"exact over all {sum(counts)} deals of an own pair and the "
+                         f"{'five board cards' if config['progressive_cards'] == 'seven' else 'flop'} "
+                         f"(progressive_cards = {config['progressive_cards']}); the 60 pairs the stated strategy "
+                         "folds before the flop lose the chip")
+    return figures
 
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
@@ -147,12 +224,23 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     out["bets"]["bonus"] = bonus_exact(config)
     out["bonus_seconds"] = round(time.perf_counter() - started, 3)
     methods = ["exact bonus"]
+    if config["progressive"]:
+        started = time.perf_counter()
+        meter = getattr(args, "meter", None)
+        out["bets"]["progressive"] = progressive_exact(config, 1_000_000 if meter is None else meter)
+        out["progressive_seconds"] = round(time.perf_counter() - started, 3)
+        methods.append("exact progressive")
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")
         started = time.perf_counter()
-        out["bets"]["main"] = simulate(config, rounds, getattr(args, "seed", 1))
+        configs = other_variants(spec, config, args)
+        figures = simulate_variants(configs, rounds, getattr(args, "seed", 1), progress=getattr(args, "progress", None))
+        out["bets"]["main"] = figures[0]
+        if len(configs) > 1:
+            out["main_by_variant"] = {c.variant: f for c, f in zip(configs, figures)}
         out["simulation_seconds"] = round(time.perf_counter() - started, 3)
-        methods.append(f"simulated main game ({rounds} rounds)")
+        methods.append(f"simulated main game ({rounds} rounds" + (", every variant on the same cards)"
+                                                                 if len(configs) > 1 else ")"))
     out["method"] = "; ".join(methods)
     return out

@@ -13,8 +13,8 @@ strategy (``ultimate_texas_holdem.basic_strategy``): here it is applied to
 whole arrays (``decisions``), and a test holds the arrays equal to the
 function deal by deal. Each round settles through ``main_results``: the net
 per (hand, contest, dealer qualifies, play multiple) is asked of the game once.
-The exact optimal strategy (about 2.5 billion deals with the dealer's cards
-integrated out) is not computed: docs/games/ultimate-texas-holdem.md says why.
+The optimal strategy's figure (``--optimal``) is exact: every deal, the
+dealer's cards integrated out, in ``ultimate_texas_holdem_optimal``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -42,6 +43,7 @@ STRAIGHT, TWO_PAIR, PAIR = CATEGORIES.index("straight"), CATEGORIES.index("two_p
 VERSUS = ("player_higher", "tie", "dealer_higher")
 CHUNK = 250_000
 DEFAULT_METER = 1_000_000
+OPTIMAL_STEPS = 1755  # --optimal's progress: the flops up to suits (ultimate_texas_holdem_optimal.flop_classes)
 
 
 def key_index(values: np.ndarray) -> np.ndarray:
@@ -66,7 +68,9 @@ def trips_exact(config: RoundConfig, counts: tuple[int, ...]) -> dict[str, Any]:
             "note": f"exact over all {total} seven-card hands, trips table {config.variant.upper()}"}
 
 
-def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) -> dict[str, Any]:
+def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int,
+                      in_draw: Fraction = Fraction(1)) -> dict[str, Any]:
+    """The progressive chip's return; ``in_draw``: the share of chips that take part in the special prize draw."""
     total = sum(counts)
     stake = config["progressive_stake"]
     paid = fixed_paid = 0
@@ -86,13 +90,28 @@ def progressive_exact(config: RoundConfig, counts: tuple[int, ...], meter: int) 
         paid += n * prize
         lines[key] = {"hands": n, "probability": n / total, "prize": prize}
     rtp = paid / total / stake
+    special: dict[str, Any] | None = None
+    special_fixed = Fraction(0)  # the special prize's fixed amounts over all hands
+    if config.get("special_prizes"):  # one number per chip, wins of faces take the prize: independent of the hand
+        table = config.paytable["special"]
+        chance = Fraction(int(table["wins"]), int(table["faces"])) * in_draw
+        prize = table["prize"]
+        amount = meter * int(prize["share"][0]) // int(prize["share"][1]) if "share" in prize else int(prize["fixed"])
+        special = {"probability": float(chance), "prize": amount,
+                   "return_percent": round(float(chance * amount / stake) * 100, 4)}
+        rtp += float(chance * amount / stake)
+        if "share" in prize:
+            share_hands += float(total * chance * int(prize["share"][0]) / int(prize["share"][1]))
+        else:
+            special_fixed = total * chance * amount
     return {
         "method": f"exact over all {total} hands of {'five' if total < 3_000_000 else 'seven'} cards "
                   f"(progressive_cards = {config['progressive_cards']})",
         "meter": meter, "stake": stake,
         "return_percent": round(rtp * 100, 4), "house_edge_percent": round((1 - rtp) * 100, 4),
-        "meter_for_100_percent_return": math.ceil((stake * total - fixed_paid) / share_hands) if share_hands else None,
+        "meter_for_100_percent_return": math.ceil((stake * total - fixed_paid - special_fixed) / share_hands) if share_hands else None,
         "expected_paid_per_chip": round(paid / total, 4), "lines": lines,
+        **({"special_prize": special} if special is not None else {}),
     }
 
 
@@ -225,8 +244,10 @@ def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
-    if not rounds and not getattr(args, "exact", False):
-        raise ValueError("ultimate-texas-holdem: --exact for trips and progressive, --simulate N for ante and play")
+    optimal = getattr(args, "optimal", False)
+    if not rounds and not getattr(args, "exact", False) and not optimal:
+        raise ValueError("ultimate-texas-holdem: --exact for trips and progressive, --optimal for ante, blind and "
+                         "play under the optimal strategy (exact, minutes), --simulate N for the stated strategy")
     out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {}}
     methods = []
     if getattr(args, "exact", False):
@@ -240,6 +261,15 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
             out["bets"]["progressive"] = progressive_exact(config, counts, DEFAULT_METER if meter is None else meter)
             methods.append("exact progressive")
         out["exact_seconds"] = round(time.perf_counter() - started, 3)
+    if optimal:  # every blind table of the paytable in one walk (the rankings are shared), the configured first
+        from controller.house_edge.ultimate_texas_holdem_optimal import solve_tables
+
+        others = [spec.resolve(config.variant, {**config.options, "blind_table": name}, config.paytable)
+                  for name in config.paytable["blind"] if name != config["blind_table"]]
+        figures = solve_tables([config] + others, progress=getattr(args, "progress", None))
+        out["bets"]["ante_blind_play_optimal"] = figures[0]
+        out["optimal_by_blind_table"] = {f["blind_table"]: f for f in figures}
+        methods.append("exact ante, blind and play under the optimal strategy (every blind table)")
     if rounds:
         if rounds < 1000:
             raise ValueError("--simulate needs at least 1000 rounds")

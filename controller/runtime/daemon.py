@@ -38,6 +38,7 @@ from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
 from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
+from controller.runtime.draws import SeededDraws
 from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.logs import log
@@ -244,7 +245,8 @@ class Daemon:
         problem = opened.problem
         if problem is None:
             try:
-                table = Table.open(self.config, self.lookup, journal=opened.journal)
+                table = Table.open(self.config, self.lookup, journal=opened.journal,
+                                   draws=SeededDraws(self.seed) if self.simulate else None)
                 self.sealed = opened.state
                 if opened.state is not None:
                     opened.journal.on_commit = self._follow_head(opened.state)

@@ -22,13 +22,14 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import Dice, Void, Wheel, describe, event_from_json, event_to_json
+from controller.events import Dice, Draw, Void, Wheel, describe, event_from_json, event_to_json
 from controller.games.contract import (
-    Accepted, Alert, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
+    Accepted, Alert, DrawRequest, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
 from controller.cards import Card
 from controller.runtime.composition import ShoeComposition
 from controller.runtime.decision_keys import legal_now
+from controller.runtime.draws import DrawSource, SystemDraws
 from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Journal, JournalError, Record
@@ -82,6 +83,8 @@ def effect_json(effect: Any) -> dict[str, Any]:
         return {"outcome": jsonable(effect.data)}
     if isinstance(effect, Settlement):
         return {"settlement": effect.to_json()}
+    if isinstance(effect, DrawRequest):
+        return {"draw_request": {"count": effect.count, "faces": effect.faces, "purpose": effect.purpose}}
     if isinstance(effect, MeterChange):
         return {"meter_change": {k: jsonable(getattr(effect, k)) for k in
                                  ("meter", "kind", "seat", "amount", "share", "fixed", "hand")
@@ -169,8 +172,10 @@ class Table:
     """One table's whole state. Every method runs on the event loop thread."""
 
     def __init__(self, config: TableConfig, journal: Journal,
-                 lookup: Callable[[str], GameSpec] | None = None) -> None:
+                 lookup: Callable[[str], GameSpec] | None = None, draws: DrawSource | None = None) -> None:
         self.config = config
+        self.draws: DrawSource = draws or SystemDraws()  # the random-draw apparatus (controller/runtime/draws.py)
+        self.draw_due: DrawRequest | None = None  # what the open round asked it for and has not had yet
         self.journal = journal
         self.lookup = lookup or (lambda game_id: games.load_game(game_id))
         self.meters = Meters(config.jackpots)
@@ -201,15 +206,17 @@ class Table:
 
     @classmethod
     def open(cls, config: TableConfig, lookup: Callable[[str], GameSpec] | None = None,
-             journal: Journal | None = None) -> "Table":
+             journal: Journal | None = None, draws: DrawSource | None = None) -> "Table":
         """Open (or create) the journal and rebuild the table from it (without ``journal``: signing and sealed,
         unchecked; the daemon checks it first, controller/runtime/integrity.py)."""
         if journal is None:
             from controller.runtime.integrity import sealed_journal
             journal = sealed_journal(config.journal_path, config.table_id)
-        table = cls(config, journal, lookup)
+        table = cls(config, journal, lookup, draws)
         table._recover()
         table.board.recover(config.spec, table.journal)
+        if table.draw_due is not None:  # the journal ends between a round's request and its draw: draw it now
+            table._draw(table.draw_due)
         return table
 
     def _recover(self) -> None:
@@ -410,6 +417,13 @@ class Table:
                               f"(confirm_result, or void the {'spin' if isinstance(event, Wheel) else 'throw'})"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
+        if isinstance(event, Draw) and source != self.draws.name:
+            health.refused += 1
+            body = {"source": source, "event": event_to_json(event),
+                    "reason": "a draw comes only from the table's random-draw apparatus, never from a device or "
+                              "the console"}
+            self._commit([("refuse", self.round_no, body)])
+            return "refused"
         card = getattr(event, "card", None) if type(event).__name__ == "CardOut" else None
         if isinstance(card, Card):  # the shoe's composition: a card this shoe cannot hold is a misdeal
             misdeal = self.composition.refuse(card)
@@ -468,17 +482,31 @@ class Table:
         self.round_events += 1
         if isinstance(event, (Dice, Wheel, Void)) or next_round is not None:
             self.pending_result = None  # settled, confirmed or voided: nothing waits any more
+        if isinstance(event, (Draw, Void)):
+            self.draw_due = None
         self._remember(answer.effects)
         if next_round is not None:
             self.round_no += 1
             self.round, self.round_spec, self.round_events = next_round, self.config.spec, 0
             self.last_prompt = None
+            self.draw_due = None
         self._done(records)
+        if self.draw_due is not None and any(isinstance(e, DrawRequest) for e in answer.effects):
+            self._draw(self.draw_due)  # the round waits for the apparatus: it draws now, journaled as its own event
         return "accepted"
+
+    def _draw(self, request: DrawRequest) -> str:
+        """The random-draw apparatus answers the round's request: the numbers go in as a ``Draw`` event from the
+        draw source, journaled (with what they settle) before the round, a display or a device sees them."""
+        numbers = self.draws.draw(request.count, request.faces)
+        log(logging.INFO, "draw", source=self.draws.name, numbers=" ".join(map(str, numbers)), purpose=request.purpose)
+        return self._event(self.draws.name, Draw(numbers), None)
 
     def _remember(self, effects: Sequence[Any]) -> None:
         for effect in effects:
-            if isinstance(effect, Prompt):
+            if isinstance(effect, DrawRequest):
+                self.draw_due = effect
+            elif isinstance(effect, Prompt):
                 self.last_prompt = effect
             elif isinstance(effect, Outcome):
                 self.last_outcome = jsonable(effect.data)
@@ -718,11 +746,14 @@ class Table:
             self.round_no += 1
             self.round = self.config.spec.new_round(self.config.round_config, ())
             self.round_spec, self.round_events, self.last_prompt, self.pending_result = self.config.spec, 0, None, None
+            self.draw_due = None
         if cmd.name == "new_shoe":
             self.shoe_no, self.shoe_cards, self.cut_card = self.shoe_no + 1, 0, False
             self.composition.new_shoe(self.shoe_no)
         self._apply_fault_stops()
         self._done(records)
+        if cleared and self.draw_due is not None:  # a draw refused while a fault stopped the progressive
+            self._draw(self.draw_due)
         return "done"
 
     def record_meters(self, change: Callable[[Meters], list[dict[str, Any]]]) -> str:

@@ -87,3 +87,16 @@ def test_refusals_and_burn_cards():
 def test_bonus_lines(hole, dealer, table, line):
     _, config = configure(G, "a", {"bonus_table": table})
     assert bonus_line(parse_cards(hole), parse_cards(dealer), bonus_table(config)) == line
+
+
+def test_special_prizes_drawn_for_the_chips_still_in_the_hand():
+    doc = check_file(G, "special-prizes", [
+        "1 ante lose -100; 1 progressive lose -100; 2 ante win 100; 2 flop win 200; 2 progressive win ?@109:1",
+        "1 ante lose -100; 1 progressive lose -100",
+        "1 ante lose -100; 1 flop lose -200; 1 progressive lose -100",
+    ], rejected=[[20], [8], []])
+    first = doc["rounds"][0]
+    assert [(r["count"], r["purpose"][-5:]) for r in first["draw_requests"]] == [(1, "box 2")]  # box 1 folded
+    assert [(m["hand"], m["paid"]) for m in first["meters"] if m["kind"] == "hit"] == [
+        ("three_of_a_kind", 900), ("special_prize", 10_000)]
+    assert "draw_requests" not in doc["rounds"][1]

@@ -124,3 +124,39 @@ def test_rules_as_functions():
         configure(G, "i", {"limits": {"blind": [100, 200]}})
     with pytest.raises(ValueError, match="more than the progressive stake"):
         configure(G, "i", {"progressive_contribution": 101})
+
+
+def test_special_prizes_drawn_by_the_table():
+    doc = check_file(G, "special-prizes", [
+        "1 ante win 100; 1 blind win 1000; 1 play win 400; 1 progressive win ?@50:1; "
+        "2 ante lose -100; 2 blind lose -100; 2 progressive win ?@109:1",
+        "1 ante lose -100; 1 blind lose -100; 1 progressive win ?@100:1",
+        "1 ante push 0; 1 blind push 0; 1 play win 400; 1 progressive lose -100; "
+        "2 ante push 0; 2 blind push 0; 2 play win 400",
+        "1 ante push 0; 1 blind push 0; 1 play win 400",
+        "1 ante lose -100; 1 blind lose -100; 1 progressive win ?@100:1; "
+        "2 ante lose -100; 2 blind lose -100; 2 progressive win ?@100:1",
+    ], rejected=[[22, 23, 24, 25, 26], [], [], [13], []])
+    first = doc["rounds"][0]
+    assert first["draw_requests"] == [{"index": 21, "count": 2, "faces": 500, "purpose": "special prize: one number "
+                                       "from 1 to 500 per progressive chip, box 1, 2"}]
+    assert [(m["seat"], m["hand"], m["paid"]) for m in first["meters"] if m["kind"] == "hit"] == [
+        (1, "full_house", 5000), (2, "three_of_a_kind", 900), (2, "special_prize", 10_000)]
+    assert first["outcome"]["special_draw"] == {"numbers": [300, 1], "boxes": {"1": 300, "2": 1}, "winners": [2]}
+    assert doc["rounds"][2]["draw_requests"][0]["count"] == 1  # box 2 staked no chip
+    assert "draw_requests" not in doc["rounds"][3]  # no chip, no draw
+    assert doc["meters"] == {"texas-holdem-progressive": 954_520}
+
+
+def test_special_prizes_need_the_progressive_and_a_whole_table():
+    with pytest.raises(ValueError, match="turn the progressive on too"):
+        configure(G, "i", {"special_prizes": True})
+    from controller.games.contract import RoundConfig
+    from controller.games.holdem_streets import check_special_table
+
+    for special, words in [({}, "no \\[special\\]"), ({"special": {"wins": 0, "faces": 500, "prize": {"fixed": 1}}},
+                                                       "1 <= wins < faces"),
+                           ({"special": {"wins": 1, "faces": 500, "prize": {"fixed": 1, "share": [1, 2]}}},
+                            "one of")]:
+        with pytest.raises(ValueError, match=words):
+            check_special_table(RoundConfig(G, "i", {}, special))

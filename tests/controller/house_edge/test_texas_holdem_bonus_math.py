@@ -37,3 +37,33 @@ def test_simulation_runs_through_the_games_settlement():
     low, high = figures["confidence_95_percent"]
     assert low < figures["house_edge_percent"] < high
     assert 0.95 < figures["shares"]["played"] < 0.97  # 60 of the 1326 pairs fold (3-2 to 7-2 offsuit)
+
+
+def test_every_variant_on_the_same_cards_gives_each_variant_alone():
+    from controller import games
+    from controller.house_edge.texas_holdem_bonus import simulate, simulate_variants
+
+    spec = games.load_game("texas-holdem-bonus")
+    configs = [spec.resolve(v.id, {}, games.paytable_of(spec)) for v in spec.variants]
+    together = simulate_variants(configs, 20_000, 3)
+    assert [f["variant"] for f in together] == ["a", "b", "c"]
+    assert together == [simulate(c, 20_000, 3) for c in configs]
+    assert len({f["house_edge_percent"] for f in together}) == 3  # the variants' rules do differ
+
+
+def test_progressive_exact_counts_the_folded_pairs_as_paying_nothing():
+    from controller import games
+    from controller.house_edge.texas_holdem_bonus import progressive_counts, progressive_exact
+    from controller.house_edge.ultimate_texas_holdem import KEYS, key_counts
+
+    spec = games.load_game("texas-holdem-bonus")
+    config = spec.resolve("a", {"progressive": True}, games.paytable_of(spec))
+    counts = dict(zip(KEYS, progressive_counts(config)))
+    five = dict(zip(KEYS, key_counts(5)))
+    assert sum(counts.values()) == 1326 * 19600  # ten (own pair, flop) deals per five-card hand
+    # the folded pairs are offsuit 3-2 to 7-2: no straight flush or royal with the flop, fewer of the rest
+    assert counts["royal_flush"] == 10 * five["royal_flush"] and counts["straight_flush"] == 10 * five["straight_flush"]
+    assert counts["three_of_a_kind"] < 10 * five["three_of_a_kind"] and counts["straight"] < 10 * five["straight"]
+    special = spec.resolve("a", {"progressive": True, "special_prizes": True}, games.paytable_of(spec))
+    plain, drawn = progressive_exact(config, 1_000_000), progressive_exact(special, 1_000_000)
+    assert round(drawn["return_percent"] - plain["return_percent"], 4) == round(20 * 1266 / 1326, 4)

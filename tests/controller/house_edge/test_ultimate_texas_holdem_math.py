@@ -54,6 +54,17 @@ def test_progressive_exact_over_five_cards():
     assert figures["expected_paid_per_chip"] == round(fixed + (4 + 36 / 10) * 1_000_000 / 2_598_960, 4)
 
 
+def test_special_prize_adds_its_chance_times_its_prize():
+    _, plain = configure("ultimate-texas-holdem", "i", {"progressive": True})
+    _, special = configure("ultimate-texas-holdem", "i", {"progressive": True, "special_prizes": True})
+    counts = uth.key_counts(5)
+    without = uth.progressive_exact(plain, counts, 1_000_000)
+    figures = uth.progressive_exact(special, counts, 1_000_000)
+    assert figures["special_prize"] == {"probability": 1 / 500, "prize": 10_000, "return_percent": 20.0}
+    assert round(figures["return_percent"] - without["return_percent"], 4) == 20.0  # 1/500 x 10 000 / 100
+    assert figures["meter_for_100_percent_return"] < without["meter_for_100_percent_return"]
+
+
 def test_simulation_holds_the_published_simple_strategy_figure():
     _, config = configure("ultimate-texas-holdem", "i", {"blind_table": "common"})
     figures = uth.simulate(config, 200_000, 3)
