@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller.floor import schema  # noqa: E402
 from controller.floor.bus import ensure_stream  # noqa: E402
+from controller.runtime.integrity import RECORD_DOMAIN  # noqa: E402
 from controller.runtime.journal import GENESIS, Record, canonical, record_hash  # noqa: E402
 
 try:
@@ -114,12 +115,8 @@ class LightTable:
         body = {"source": "bench", "event": {"type": "card", "card": "Ah"}, "effects": [], "complete": False}
         mono, wall = time.monotonic_ns(), time.time_ns()
         digest = record_hash(seq, mono, wall, "event", 1, canonical(body), self.prev)
-        record = Record(seq, mono, wall, "event", 1, body, self.prev, digest)
-        if self.key is not None:
-            signature = self.key.sign(b"tablectl journal record v1\n" + digest.encode("ascii")).hex()
-            if hasattr(record, "sig"):  # the journal's signature field, where this release has it
-                object.__setattr__(record, "sig", signature)
-        self.records.append(record)
+        signature = self.key.sign(RECORD_DOMAIN + digest.encode("ascii")).hex() if self.key is not None else None
+        self.records.append(Record(seq, mono, wall, "event", 1, body, self.prev, digest, signature))
         self.prev = digest
 
     async def run(self, url: str, stop: asyncio.Event) -> None:
@@ -159,22 +156,50 @@ async def floor_records(url: str) -> int:
         await nc.close()
 
 
+def checkpoint_share(steady: list[tuple[int, int]], checkpoints: list[tuple[int, int]],
+                     slow_ns: int = 50_000_000) -> dict[str, Any]:
+    """How much of the latency tail the floor's checkpoints explain: a record committed while a checkpoint held
+    the floor's loop (from 5 ms before it began to its end) waits for it."""
+    import bisect
+
+    starts = [b for b, _ in checkpoints]
+
+    def during(wall: int) -> bool:
+        i = bisect.bisect_right(starts, wall + 5_000_000) - 1
+        return i >= 0 and wall <= starts[i] + checkpoints[i][1]
+
+    slow = [(w, ns) for w, ns in steady if ns > slow_ns]
+    outside = sorted(ns for w, ns in steady if not during(w))
+    held = [d for _, d in checkpoints]
+    return {"checkpoints": len(checkpoints),
+            "checkpoint_ms_mean": round(sum(held) / len(held) / 1e6, 1) if held else None,
+            "checkpoint_ms_max": round(max(held) / 1e6, 1) if held else None,
+            "records_over_50ms": len(slow),
+            "of_them_committed_during_a_checkpoint": sum(1 for w, _ in slow if during(w)),
+            "latency_p99_ms_outside_checkpoints": round(outside[int(len(outside) * 0.99)] / 1e6, 2) if outside else None}
+
+
 async def phase(label: str, servers: list[Server], tables: int, rate: float, seconds: float, outage: float,
-                folder: Path) -> dict[str, Any]:
+                folder: Path, checkpoint_s: float = 5.0) -> dict[str, Any]:
     urls = [f"nats://127.0.0.1:{s.port}" for s in servers]
     url = f"nats://127.0.0.1:{servers[0].port}"
     nc = await nats.connect(url)
     await ensure_stream(nc.jetstream(), schema.JOURNAL_STREAM, [schema.JOURNAL_SUBJECTS], len(servers))
     await nc.close()
+    sim = [LightTable(n, rate) for n in range(tables)]
+    keys = folder / f"{label}-keys"  # the floor checks every record's signature with its table's public key
+    keys.mkdir()
+    for t in sim:
+        if t.key is not None:
+            (keys / f"{t.id}.key.pub").write_text(t.key.public_key().public_bytes_raw().hex() + "\n")
     config = folder / f"{label}-floor.toml"
     config.write_text(f'[floor]\nid = "bench"\nservers = {json.dumps(urls)}\njournal = "{folder / (label + "-floor.sqlite")}"\n'
-                      f'http = ""\nreplicas = {len(servers)}\ncheckpoint_s = 5\n')
+                      f'http = ""\nreplicas = {len(servers)}\ncheckpoint_s = {checkpoint_s}\nkeys = "{keys}"\n')
     measure = folder / f"{label}-latency.json"
     floor = subprocess.Popen([sys.executable, "-m", "controller.cli", "floor", "--config", str(config), "--measure",
                               str(measure)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(2.0)
     stop = asyncio.Event()
-    sim = [LightTable(n, rate) for n in range(tables)]
     tasks = [asyncio.create_task(t.run(url if i % len(servers) == 0 else f"nats://127.0.0.1:{servers[i % len(servers)].port}", stop))
              for i, t in enumerate(sim)]
     await asyncio.sleep(3.0)  # warm up
@@ -207,11 +232,19 @@ async def phase(label: str, servers: list[Server], tables: int, rate: float, sec
     floor.send_signal(signal.SIGTERM)
     floor.wait(30)
     data = json.loads(measure.read_text())
-    lat = sorted(ns for wall, ns in data["latencies_ns"] if steady_from <= wall <= steady_to)  # the steady run
+    steady = [(wall, ns) for wall, ns in data["latencies_ns"] if steady_from <= wall <= steady_to]  # the steady run
+    lat = sorted(ns for _, ns in steady)
     out["latency_p50_ms"] = round(lat[len(lat) // 2] / 1e6, 2)
     out["latency_p99_ms"] = round(lat[int(len(lat) * 0.99)] / 1e6, 2)
+    out.update(checkpoint_share(steady, [c for c in data.get("checkpoints_ns", [])
+                                         if steady_from - 1_000_000_000 <= c[0] <= steady_to]))
+    gcs = [(b, g, d) for b, g, d in data.get("gc_pauses_ns", []) if steady_from <= b <= steady_to]
+    out["floor_gc"] = {f"gen{g}": {"count": sum(1 for _, x, _ in gcs if x == g),
+                                   "ms_max": round(max((d for _, x, d in gcs if x == g), default=0) / 1e6, 1)}
+                       for g in (0, 1, 2)}
     out["floor_records"] = data["records"]
     out["floor_alarms"] = data["alarms"]
+    out["floor_signed_tables"] = data.get("signed_tables")
     return out
 
 
@@ -222,6 +255,49 @@ async def _safe_records(url: str) -> int:
         return -1
 
 
+def checkpoint_hold(tables: int, records: int, ticks: int = 40) -> dict[str, Any]:
+    """The floor's loop held by its checkpoints, in this process (no bus, no other process): ``tables`` busy
+    tables of ``records`` records each (their live round's last 60 events kept, as a busy table's are), then
+    the whole floor's state saved at once (what every checkpoint did before) against the share a tick saves
+    while every table keeps changing."""
+    from controller.floor.service import FloorService
+    from controller.floor.settings import floor_from_mapping
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = floor_from_mapping({"floor": {"id": "hold", "servers": ["nats://127.0.0.1:1"], "http": "",
+                                               "journal": str(Path(tmp) / "floor.sqlite")}}, "bench", Path(tmp))
+        service = FloorService(config)
+        sim = [LightTable(n, 2.0) for n in range(tables)]
+        sim_seq = 0
+
+        def feed(rounds: int) -> None:
+            nonlocal sim_seq
+            for _ in range(rounds):
+                for t in sim:
+                    t.commit()
+                    sim_seq += 1
+                    service.apply_message(schema.record_message("bench", t.pit, t.id, t.records[-1]), sim_seq)
+
+        feed(records)
+        whole = []
+        for _ in range(3):
+            service.dirty = {t.id: 1 for t in sim}
+            t0 = time.perf_counter_ns()
+            service.checkpoint(every=True)
+            whole.append(time.perf_counter_ns() - t0)
+        share = []
+        for _ in range(ticks):
+            feed(1)  # every table changed since the last tick (a busy floor)
+            t0 = time.perf_counter_ns()
+            service.checkpoint(every=False)
+            share.append(time.perf_counter_ns() - t0)
+        service.journal.close()
+    return {"tables": tables, "state_bytes": len(canonical({t: s.to_json() for t, s in service.tables.items()})),
+            "whole_state_ms_mean": round(sum(whole) / len(whole) / 1e6, 1), "whole_state_ms_max": round(max(whole) / 1e6, 1),
+            "share_ms_mean": round(sum(share) / len(share) / 1e6, 1), "share_ms_max": round(max(share) / 1e6, 1),
+            "share_tables": int(max(8, -(-tables * 0.5 // config.checkpoint_s)))}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -229,16 +305,24 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the measured steady run")
     parser.add_argument("--outage", type=float, default=60.0, help="hub outage in seconds (the full run: 600)")
     parser.add_argument("--no-cluster", action="store_true")
+    parser.add_argument("--checkpoint-s", type=float, default=5.0, help="the floor's checkpoint_s (its default: 5)")
+    parser.add_argument("--hold", action="store_true",
+                        help="only the floor's checkpoint: how long it holds the loop (in this process, no bus)")
     args = parser.parse_args()
+    if args.hold:
+        print(json.dumps({"checkpoint hold": checkpoint_hold(args.tables, 100)}))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         single = [Server(folder, "hub").start()]
         try:
-            result = asyncio.run(phase("single", single, args.tables, args.rate, args.seconds, args.outage, folder))
+            result = asyncio.run(phase("single", single, args.tables, args.rate, args.seconds, args.outage, folder,
+                                       args.checkpoint_s))
         finally:
             for s in single:
                 s.kill()
-        print(json.dumps({"one nats-server": result}))
+        figures: dict[str, Any] = {"one nats-server": result}
+        print(json.dumps(figures), file=sys.stderr, flush=True)  # the first phase, while the second runs
         if not args.no_cluster:
             cports = [free_port() for _ in range(3)]
             nodes = [Server(folder, f"n{i}", cports, cports[i]) for i in range(3)]
@@ -246,11 +330,13 @@ def main() -> int:
                 for n in nodes:
                     n.start()
                 time.sleep(3.0)  # the cluster elects its JetStream leader
-                result = asyncio.run(phase("cluster", nodes, args.tables, args.rate, args.seconds, 0, folder))
+                result = asyncio.run(phase("cluster", nodes, args.tables, args.rate, args.seconds, 0, folder,
+                                       args.checkpoint_s))
             finally:
                 for n in nodes:
                     n.kill()
-            print(json.dumps({"three-node cluster (R3 streams)": result}))
+            figures["three-node cluster (R3 streams)"] = result
+        print(json.dumps(figures))  # one document: both phases
     return 0
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from controller import checks, games
 from controller.games.contract import GameSpec, RoundConfig
+from controller.language import check as check_language
 from drivers.gpio.config import DeviceConfig as PinMap, PinMapError, load_device_config
 
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
@@ -76,6 +77,7 @@ class TableConfig:
     pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
     code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
     terminal: Mapping[str, Any] = field(default_factory=dict)  # the dealer terminal and pit view ([terminal])
+    language: str = "en"  # [table] language: the croupier's, the players' and the pit's words (docs/languages.md)
 
 
 # --------------------------------------------------------------------------- the schema
@@ -89,7 +91,7 @@ _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 HW = Path(__file__).resolve().parent.parent / "hw"
 _SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "floor",
              "terminal")
-_TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount")
+_TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount", "language")
 _JACKPOT_KEYS = ("base", "contribution", "cap", "overflow", "link")
 _RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
                  "code_digest": lambda v: _text(v) and "the path of the stored code digest (tablectl digest --write)"}
@@ -287,6 +289,10 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     minor_unit = table.get("minor_unit", 100)
     if _choice(1, 10, 100, 1000)(minor_unit):
         c.bad("table.minor_unit", minor_unit, "minor units per major unit: 1, 10, 100 or 1000")
+    language = table.get("language", "en")
+    language_problem = check_language(language) if isinstance(language, str) else check_language("")
+    if language_problem is not None:
+        c.bad("table.language", language, language_problem)
 
     spec: GameSpec | None = None
     game_id = table.get("game", _MISSING)
@@ -315,7 +321,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     round_config: RoundConfig | None = None
     given: dict[str, Any] = {}
     if spec is not None and spec_ok:
-        round_config, given = _game_options(c, spec, str(variant_id), options, limits, table)
+        round_config, given = _game_options(c, spec, str(variant_id), options, limits, table, base_dir)
 
     devices = _devices(c, c.table(data, "devices"), base_dir)
     pin_map = _pin_map(c, devices, base_dir, spec)
@@ -354,6 +360,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         pin_map=pin_map,
         code_digest=runtime.get("code_digest"),
         terminal=MappingProxyType(terminal),
+        language=language,
         floor=floor,
     )
 
@@ -392,12 +399,40 @@ def _simple(c: _Checker, where: str, section: Mapping[str, Any], checks: Mapping
             c.bad(f"{where}.{key}", value, problem)
 
 
+def _rules_file(c: _Checker, name: str, value: str, base_dir: Path | None) -> Any:
+    """A ``rules`` option given as a file name: its TOML, the table of the option's name in it (or the whole
+    file); None (and one line) when it cannot be read."""
+    path = Path(value)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        c.bad(f"options.{name}", value, f"cannot read {path}: {reason}")
+        return None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        c.bad(f"options.{name}", value, f"{path} is not valid TOML: {exc}")
+        return None
+    return data.get(name, data)
+
+
 def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[str, Any],
-                  limits: Mapping[str, Any], table: Mapping[str, Any]) -> tuple[RoundConfig | None, dict[str, Any]]:
+                  limits: Mapping[str, Any], table: Mapping[str, Any],
+                  base_dir: Path | None = None) -> tuple[RoundConfig | None, dict[str, Any]]:
     """Check each game option on its own (so every problem is reported), then the table-wide rules."""
     variant = spec.variant(variant_id)
     allowed = [o.name for o in spec.options if variant.options is None or o.name in variant.options]
     given: dict[str, Any] = {}
+    files: dict[str, str] = {}  # rules options read from a file (a Pai Gow house way): the file's name
+    for name in [n for n in options if n in allowed and spec.option(n).kind == "rules"]:
+        if isinstance(options[name], str):
+            files[name] = options[name]
+            data = _rules_file(c, name, files[name], base_dir)
+            if data is None:
+                options.pop(name)
+                continue
+            options[name] = data
     for reserved, where in (("limits", "[limits]"), ("price_base_amount", "table.price_base_amount")):
         if reserved in options:
             c.bad(f"options.{reserved}", options.pop(reserved), f"give it as {where}")
@@ -439,6 +474,10 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
     try:
         config = spec.resolve(variant_id, options, games.paytable_of(spec))
     except ValueError as exc:
+        in_file = next((n for n in files if str(exc).startswith(f"option '{n}': ")), None)
+        if in_file is not None:  # a problem in the rules file: the option, the file, the place in it
+            c.plain(f"options.{in_file}", f"{files[in_file]}: {str(exc).split(': ', 1)[1]}")
+            return None, given
         c.plain(_place_of(str(exc)), str(exc).split(": ", 1)[-1] if str(exc).startswith("limits") else str(exc))
         return None, given
     chip = config.get("chip_unit", 1)

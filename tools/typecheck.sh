@@ -8,7 +8,7 @@ $PY -m ruff check --quiet controller drivers tests tools bench
 # Strict: the pure core. Not yet here: the blackjack round's mixins (betting, words, settling, round: typed
 # against the round they mix into, a cycle mypy cannot follow) and the array evaluators hands/fast.py and
 # hands/batch.py; docs/architecture.md says so.
-strict=$(ls controller/events.py controller/cards.py controller/money.py controller/games/*.py controller/games/poker_room/*.py \
+strict=$(ls controller/events.py controller/cards.py controller/money.py controller/language.py controller/games/*.py controller/games/poker_room/*.py \
             controller/games/blackjack/__init__.py controller/games/blackjack/rules.py \
             controller/games/blackjack/state.py controller/hands/*.py | grep -v -e hands/fast.py -e hands/batch.py)
 $PY -m mypy --strict --follow-imports=silent $strict

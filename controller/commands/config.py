@@ -78,5 +78,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"{args.file}: ok: table {config.table_id}, {config.spec.id} {config.round_config.variant}, "
               f"devices {', '.join(summary['devices']) or 'none'}, meters {', '.join(summary['jackpots']) or 'none'}, "
-              f"journal {config.journal_path}")
+              f"language {config.language}, journal {config.journal_path}")
     return 0

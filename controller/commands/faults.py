@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from controller.commands.common import print_json
+from controller.commands.common import UsageError, print_json
+from controller.language import check as check_language, language
 from controller.runtime.faults import CLEAR_ROLES, FAULTS, markdown_table
 
 
@@ -18,6 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     form = listing.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print JSON")
     form.add_argument("--markdown", action="store_true", help="the table the docs show (docs/runtime.md)")
+    listing.add_argument("--lang", metavar="CODE", default="en",
+                         help="the language of the list (en, sv, de, fi, da; --json and --markdown stay in English)")
     listing.set_defaults(run=run_list)
 
 
@@ -30,7 +33,11 @@ def run_list(args: argparse.Namespace) -> int:
                      "tower": k.pattern, "cleared_by": k.clear_role, "cleared_by_text": CLEAR_ROLES[k.clear_role]}
                     for k in FAULTS.values()])
         return 0
+    problem = check_language(args.lang)
+    if problem is not None:
+        raise UsageError(f"faults list: --lang {args.lang}: {problem}")
+    t = language(args.lang).t
     for k in FAULTS.values():
-        print(f"{k.name}: {k.meaning}\n  stops: {k.stops_text}; tower: {k.pattern}; "
-              f"cleared by {CLEAR_ROLES[k.clear_role]}")
+        print(f"{k.name}: {t(k.meaning)}\n  " + t("stops: {stops}; tower: {tower}; cleared by {who}",
+                                                stops=t(k.stops_text), tower=k.pattern, who=t(CLEAR_ROLES[k.clear_role])))
     return 0

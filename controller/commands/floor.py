@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[no-untyped-def]
                  measure: str | None = None) -> int:
     from controller.floor.link import LinkController
+    from controller.floor.security import BusRefused
     from controller.floor.service import FloorService
     from controller.runtime.journal import JournalError
 
@@ -74,34 +75,63 @@ async def _serve(config, only_links: list[str], no_links: bool,  # type: ignore[
         if not only_links:
             service = FloorService(config)
             service.keep_latencies = bool(measure)
+            if measure:
+                gc_pauses = _time_collections()
             jobs.append(service.run(stop))
             print(f"floor {config.id}: consuming from stream record {service.stream_seq + 1}, "
                   f"{len(service.tables)} tables from the checkpoint, view on "
                   f"{'http://%s:%d/' % config.http if config.http else 'none'}", flush=True)
         names = only_links or ([] if no_links else list(config.links))
         for name in names:
-            link = LinkController(config.links[name], config.servers, config.credentials, config.replicas,
+            link = LinkController(config.links[name], config.servers, config.security, config.replicas,
                                   config.domain)
             jobs.append(link.run(stop))
             print(f"link {name}: meter {link.meter.value} after stream record {link.meter.link_seq}", flush=True)
     except JournalError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return 1
-    await asyncio.gather(*jobs)
+    try:
+        await asyncio.gather(*jobs)
+    except BusRefused as exc:  # the broker does not take this configuration's login or CA: one line, exit 2
+        print(f"tablectl: {config.source}: {exc}", file=sys.stderr)
+        return 2
     if measure and not only_links:
         with open(measure, "w") as f:
-            json.dump({"latencies_ns": service.latencies_ns, "records": sum(s.records for s in service.tables.values()),
+            json.dump({"latencies_ns": service.latencies_ns, "checkpoints_ns": service.checkpoints_ns, "gc_pauses_ns": gc_pauses,
+                       "signed_tables": sum(s.signed for s in service.tables.values()), "records": sum(s.records for s in service.tables.values()),
                        "alarms": len(service.alarms)}, f)
     return 0
+
+
+def _time_collections() -> list[tuple[int, int, int]]:
+    """The benchmark's: every garbage collection of this process (wall time it began, generation, how long)."""
+    import gc
+    import time
+
+    pauses: list[tuple[int, int, int]] = []
+    began = [0, 0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[:] = [time.time_ns(), time.perf_counter_ns()]
+        else:
+            pauses.append((began[0], info["generation"], time.perf_counter_ns() - began[1]))
+
+    gc.callbacks.append(timed)
+    return pauses
 
 
 async def _query(config, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
     from controller.floor import schema
     from controller.floor.bus import connect
+    from controller.floor.security import BusRefused
 
     what = args.what or ("table" if args.table else "tables")
     try:
-        nc = await connect(config.servers, "tablectl floor query", config.credentials)
+        nc = await asyncio.wait_for(connect(config.servers, "tablectl floor query", config.security), 5)
+    except BusRefused as exc:
+        print(f"tablectl: {config.source}: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         print(f"tablectl: floor query: no broker at {', '.join(config.servers)}: {exc!r}", file=sys.stderr)
         return 1

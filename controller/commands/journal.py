@@ -13,6 +13,7 @@ from cryptography.exceptions import InvalidSignature
 
 from controller import games
 from controller.commands.common import UsageError, print_json
+from controller.language import check as check_language, language
 from controller.progress import Progress
 from controller.runtime.audit import export_round, verify
 from controller.runtime.integrity import STATE_DOMAIN, TableKey, find_public_key, public_key_from_hex
@@ -39,6 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     k.set_defaults(run=run_keygen)
     t = sub.add_parser("tail", help="the last records")
     t.add_argument("-n", type=int, default=20, help="how many records (default 20)")
+    t.add_argument("--lang", metavar="CODE", default="en",
+                   help="the language of the lines (en, sv, de, fi, da; --json stays as the journal holds it)")
     e = sub.add_parser("export", help="a round as a scenario file that 'tablectl settle' replays")
     e.add_argument("--round", type=int, required=True, metavar="N", help="the round number")
     e.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
@@ -151,6 +154,10 @@ def run_keygen(args: argparse.Namespace) -> int:
 def run_tail(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise UsageError(f"journal tail: -n {args.n}: give how many records, 1 or more")
+    problem = check_language(args.lang)
+    if problem is not None:
+        raise UsageError(f"journal tail: --lang {args.lang}: {problem}")
+    lang = language(args.lang)
     journal = _open(args.journal)
     since = max(0, journal.last_seq - args.n)
     for record in journal.records(since=since):
@@ -158,7 +165,7 @@ def run_tail(args: argparse.Namespace) -> int:
             print(json.dumps(record.to_json(), ensure_ascii=False))
         else:
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.wall_ns / 1e9))
-            print(f"#{record.seq} {when} UTC r{record.round} {Terminal.line(record)}")
+            print(f"#{record.seq} {when} UTC r{record.round} {Terminal.line(record, lang=lang)}")
     return 0
 
 

@@ -10,6 +10,7 @@ import time
 
 from controller import config as table_config
 from controller.commands.common import UsageError
+from controller.language import check as check_language
 from controller.runtime.daemon import Daemon, StartError
 from controller.runtime.journal import JournalError
 from controller.runtime.logs import start_logging
@@ -33,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed of the simulated shoe and players")
     parser.add_argument("--quiet", action="store_true", help="print only round openings, settlements and faults")
     parser.add_argument("--idle", action="store_true", help="with --simulate: devices up, nobody plays (idle CPU)")
+    parser.add_argument("--lang", metavar="CODE",
+                        help="the table's language for this run (en, sv, de, fi, da; default: [table] language)")
     parser.set_defaults(run=run)
 
 
@@ -69,6 +72,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.journal:
         config = table_config.TableConfig(**{**config.__dict__, "journal_path": table_config.Path(args.journal)})
+    if args.lang is not None:
+        unknown = check_language(args.lang)
+        if unknown is not None:
+            raise UsageError(f"run: --lang {args.lang}: {unknown}")
+        config = table_config.TableConfig(**{**config.__dict__, "language": args.lang})
     # the structured log is for journald; on a terminal only warnings and errors join the table's lines
     listener = start_logging(logging.WARNING if sys.stderr.isatty() else logging.INFO)
     daemon = Daemon(config, simulate=args.simulate, seed=args.seed, fast=args.fast, rounds=args.rounds,

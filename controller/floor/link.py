@@ -31,6 +31,7 @@ from nats.js.errors import NotFoundError
 
 from controller.floor import schema
 from controller.floor.bus import connect_forever, ensure_stream, retrying, within
+from controller.floor.security import BusRefused, Security
 from controller.floor.settings import LinkConfig
 from controller.games.contract import MeterChange, apply_meter
 from controller.runtime.journal import Journal
@@ -96,9 +97,9 @@ def replay(base: int, messages: Iterable[tuple[int, Mapping[str, Any]]]) -> Link
 
 
 class LinkController:
-    def __init__(self, config: LinkConfig, servers: tuple[str, ...], credentials: str | None = None,
+    def __init__(self, config: LinkConfig, servers: tuple[str, ...], security: Security | None = None,
                  replicas: int = 1, domain: str | None = None) -> None:
-        self.config, self.servers, self.credentials, self.replicas = config, servers, credentials, replicas
+        self.config, self.servers, self.security, self.replicas = config, servers, security, replicas
         self.domain = domain
         self.name = config.name
         self.journal = Journal(config.journal)
@@ -115,7 +116,11 @@ class LinkController:
         self.answers_behind = True
 
     async def run(self, stop: asyncio.Event) -> None:
-        self.nc = await connect_forever(self.servers, f"link {self.name}", self.credentials, self._on_change)
+        try:
+            self.nc = await connect_forever(self.servers, f"link {self.name}", self.security, self._on_change)
+        except BusRefused:
+            self.journal.close()
+            raise
         self.js = self.nc.jetstream(timeout=3, domain=self.domain)
         await retrying("make the link streams", self._streams)
         tasks = [asyncio.create_task(self._consume()), asyncio.create_task(self._beat())]

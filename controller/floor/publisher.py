@@ -39,11 +39,13 @@ from typing import Any, Sequence
 from controller.events import Bet
 from controller.floor import schema
 from controller.floor.bus import connect_forever, within
+from controller.floor.security import BusRefused
 from controller.floor.settings import TableLink
 from controller.runtime.journal import Journal, Record
 from controller.runtime.logs import log
 
 LINK_SILENT_S = 3.0  # the link controller's meter not heard for this long: the table is cut off
+REFUSED_RETRY_S = 10.0  # the broker refused the table's login or certificate: try again after this long
 BATCH = 256
 
 
@@ -144,8 +146,16 @@ class FloorLink:
     async def run(self) -> None:
         tasks = [asyncio.create_task(self._pump()), asyncio.create_task(self._watch_link())]
         try:
-            self.nc = await connect_forever(self.settings.servers, f"table {self.table_id}",
-                                            self.settings.credentials, self._on_change, buffer=False)
+            while self.nc is None:
+                try:
+                    self.nc = await connect_forever(self.settings.servers, f"table {self.table_id}",
+                                                    self.settings.security, self._on_change, buffer=False)
+                except BusRefused as exc:  # the table plays on; a technician puts the login or the CA right
+                    if str(exc) != self.last_error:
+                        log(logging.ERROR, "floor link refused", table=self.table_id, text=str(exc),
+                            retry_s=REFUSED_RETRY_S)
+                    self.last_error = str(exc)
+                    await asyncio.sleep(REFUSED_RETRY_S)
             self.js = self.nc.jetstream(timeout=2, domain=self.settings.domain)
             for link in self.meter_of_link:
                 await self.nc.subscribe(schema.link_meter_subject(link), cb=self._on_meter)

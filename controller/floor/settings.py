@@ -6,7 +6,7 @@ A table (in its configuration)::
     servers = ["nats://127.0.0.1:4222"]   # the pit's leaf node, or the site's hub
     site = "stockholm"
     pit = "pit-1"
-    credentials = "/etc/tablectl/table.creds"  # optional: the table's NATS user (docs/floor.md, Security)
+    credentials = "/etc/tablectl/table.creds"  # optional: the table's NATS login and TLS (security.py)
     domain = "hub"                             # optional: the hub's JetStream domain (needed behind a leaf node)
     outbox = "floor-outbox.json"               # optional: the last record the bus acknowledged
 
@@ -22,7 +22,7 @@ The floor service (``tablectl floor --config FILE``)::
     http = "127.0.0.1:8470"               # the floor view; "" for none
     replicas = 1                          # JetStream replicas of the streams it creates (3 on a cluster)
     domain = "hub"                        # optional: the hub's JetStream domain
-    keys = "/etc/tablectl-floor/keys"     # optional: <table>.pub, each table's public key (signatures checked)
+    keys = "/etc/tablectl-floor/keys"     # optional: <table>.pub or <table>.key.pub, each table's public key
     currency = "SEK"
     minor_unit = 100
 
@@ -33,12 +33,15 @@ The floor service (``tablectl floor --config FILE``)::
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from controller.floor.schema import TOKEN
+from controller.floor.security import KEYS as SECURITY_KEYS
+from controller.floor.security import Security, check_security
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class TableLink:
     pit: str
     links: Mapping[str, str]  # meter -> link
     outbox: Path | None = None
-    credentials: str | None = None
+    security: Security = Security()
     domain: str | None = None
 
 
@@ -69,11 +72,11 @@ class FloorConfig:
     replicas: int = 1
     currency: str = "SEK"
     minor_unit: int = 100
-    credentials: str | None = None
+    security: Security = Security()
     links: Mapping[str, LinkConfig] = field(default_factory=dict)
     checkpoint_s: float = 5.0
     domain: str | None = None
-    keys: Path | None = None  # a folder of <table>.pub files (the tables' public keys, 64 hex digits each)
+    keys: Path | None = None  # a folder of <table>.pub or <table>.key.pub files (public keys, 64 hex digits each)
 
 
 class FloorConfigError(ValueError):
@@ -92,7 +95,7 @@ def _servers(value: Any) -> str | None:
 def table_link(section: Mapping[str, Any], jackpots: Sequence[Any], bad: Callable[[str, Any, str], None],
                base_dir: Path | None) -> TableLink | None:
     """Check a table's ``[floor]`` section; problems go to ``bad(key, value, allowed)``."""
-    allowed = ("servers", "site", "pit", "credentials", "outbox", "domain")
+    allowed = ("servers", "site", "pit", "outbox", "domain", *SECURITY_KEYS)
     ok = True
     for key in section:
         if key not in allowed:
@@ -107,6 +110,11 @@ def table_link(section: Mapping[str, Any], jackpots: Sequence[Any], bad: Callabl
     if problem:
         bad("floor.servers", servers, problem)
         ok = False
+    missing = [name for name in ("nats", "nkeys") if importlib.util.find_spec(name) is None]
+    if missing:
+        bad("floor", "{...}", f"the floor link needs {' and '.join(missing)}, not installed here: install the "
+                              "floor extra (pip install \".[pi,vision,displays,floor]\", docs/operations.md)")
+        ok = False
     for key in ("site", "pit"):
         value = section.get(key)
         if not (isinstance(value, str) and TOKEN.match(value)):
@@ -116,19 +124,18 @@ def table_link(section: Mapping[str, Any], jackpots: Sequence[Any], bad: Callabl
     if outbox is not None and not (isinstance(outbox, str) and outbox.strip()):
         bad("floor.outbox", outbox, "a file path (relative to the journal's folder)")
         ok = False
-    credentials = section.get("credentials")
-    if credentials is not None and not isinstance(credentials, str):
-        bad("floor.credentials", credentials, "the path of the table's NATS credentials file")
+    security = check_security(section, bad, base_dir)
+    if security is None:
         ok = False
     domain = section.get("domain")
     if domain is not None and not (isinstance(domain, str) and TOKEN.match(domain)):
         bad("floor.domain", domain, "the hub's JetStream domain, a name of lower-case letters, digits, '-' or '_'")
         ok = False
-    if not ok:
+    if not ok or security is None:
         return None
     assert isinstance(servers, list)
     return TableLink(tuple(servers), section["site"], section["pit"], links,
-                     Path(outbox) if outbox else None, credentials, domain)
+                     Path(outbox) if outbox else None, security, domain)
 
 
 def load_floor(path: str | Path) -> FloorConfig:
@@ -157,8 +164,8 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
     floor = data.get("floor")
     if not isinstance(floor, Mapping):
         raise FloorConfigError([f"{source}: floor missing: the [floor] section is required"])
-    allowed = ("id", "servers", "journal", "http", "replicas", "currency", "minor_unit", "credentials", "checkpoint_s",
-               "domain", "keys")
+    allowed = ("id", "servers", "journal", "http", "replicas", "currency", "minor_unit", "checkpoint_s", "domain",
+               "keys", *SECURITY_KEYS)
     for key in floor:
         if key not in allowed:
             bad(f"floor.{key}", floor[key], f"unknown key (allowed here: {', '.join(allowed)})")
@@ -194,7 +201,11 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
         bad("floor.domain", domain, "the hub's JetStream domain, a name of lower-case letters, digits, '-' or '_'")
     keys = floor.get("keys")
     if keys is not None and not (isinstance(keys, str) and keys.strip()):
-        bad("floor.keys", keys, "the folder of the tables' public keys (<table>.pub)")
+        bad("floor.keys", keys, "the folder of the tables' public keys (<table>.pub or <table>.key.pub)")
+    elif keys is not None and not (base / keys).is_dir():
+        bad("floor.keys", keys, "no such folder: the folder of the tables' public keys (<table>.pub or "
+                                "<table>.key.pub)")
+    security = check_security(floor, bad, base)
     links: dict[str, LinkConfig] = {}
     section = data.get("link", {})
     if not isinstance(section, Mapping):
@@ -219,9 +230,9 @@ def floor_from_mapping(data: Mapping[str, Any], source: str, base: Path) -> Floo
             bad(f"{key}.journal", ljournal, "the path of the link controller's own SQLite journal")
             continue
         links[name] = LinkConfig(name, lbase, base / ljournal)
-    if problems:
+    if problems or security is None:
         raise FloorConfigError(problems)
     assert isinstance(floor_id, str) and isinstance(journal, str) and isinstance(servers, list)
     return FloorConfig(source, floor_id, tuple(servers), base / journal, address, replicas,
-                       str(floor.get("currency", "SEK")), int(minor_unit), floor.get("credentials"), links,
+                       str(floor.get("currency", "SEK")), int(minor_unit), security, links,
                        float(checkpoint_s), domain, base / keys if isinstance(keys, str) else None)

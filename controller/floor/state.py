@@ -76,7 +76,8 @@ class TableState:
     records: int = 0
     duplicates: int = 0
     held_back: int = 0  # records that arrived ahead of one still missing and waited for it
-    signed: bool = False  # every record since the floor had the table's key carried the table's signature
+    signed: bool = False  # the floor has the table's key and every record since carried the table's signature
+    unsigned: int = 0  # records whose signature was missing or not the table's (each one a floor alarm)
     last_seq: int = 0
     last_hash: str = "0" * 64
     last_wall_ns: int = 0
@@ -169,7 +170,8 @@ class TableState:
                 "meters": dict(self.meters), "link_up": dict(self.link_up), "drop": self.drop, "win": self.win,
                 "hold": None if not self.drop else round(self.win / self.drop, 4), "shifts": dict(self.shifts),
                 "rounds": self.rounds, "hands_per_hour": self.hands_per_hour(now_ns), "records": self.records,
-                "duplicates": self.duplicates, "held_back": self.held_back, "signed": self.signed, "last_seq": self.last_seq, "alarms": list(self.alarms[-10:])}
+                "duplicates": self.duplicates, "held_back": self.held_back, "signed": self.signed,
+                "unsigned": self.unsigned, "last_seq": self.last_seq, "alarms": list(self.alarms[-10:])}
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}

@@ -186,7 +186,7 @@ class OptionSpec:
     name: str
     default: Any
     help: str
-    kind: str = "int"  # int | bool | text | amount | amounts | limits | choice
+    kind: str = "int"  # int | bool | text | amount | amounts | limits | choice | rules
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
@@ -221,6 +221,11 @@ class OptionSpec:
             return value
         if self.kind == "limits":
             return check_limits_option(self.name, value)
+        if self.kind == "rules":  # a table of rules (a TOML table: a table configuration reads it from a file)
+            if value is not None and not isinstance(value, Mapping):
+                raise ValueError(f"option '{self.name}' must be a table of rules (a TOML table or file), "
+                                 f"not {value!r}")
+            return value
         if self.kind == "amounts":
             if not isinstance(value, (list, tuple)) or not all(
                     isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):

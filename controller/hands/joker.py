@@ -26,6 +26,7 @@ order.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Sequence
 
 from controller.cards import Card, deck
@@ -80,15 +81,62 @@ def pai_gow_scale(value: int) -> int:
     return value
 
 
+def _pai_gow_natural(natural: tuple[Card, ...]) -> tuple[int, int]:
+    """(Pai Gow value, standard value of those five) of the best five of natural cards.
+
+    The standard best five is the Pai Gow best five except among straights and
+    straight flushes: of six or seven cards holding both A-2-3-4-5 and a
+    six-high (or better) straight of the same category, the standard scale
+    keeps the higher top card and the Pai Gow scale may prefer the wheel. So a
+    straight or straight flush is looked at again five cards at a time.
+    """
+    value = high_value(natural)
+    if len(natural) == 5 or value_category(value) not in (STRAIGHT, STRAIGHT_FLUSH):
+        return pai_gow_scale(value), value
+    best = (pai_gow_scale(value), value)
+    for five in combinations(natural, 5):
+        five_value = high_value(five)
+        if value_category(five_value) == value_category(value):
+            best = max(best, (pai_gow_scale(five_value), five_value))
+    return best
+
+
+def _joker_stands_for(natural: tuple[Card, ...]) -> list[Card]:
+    """The cards the joker may stand for that can matter: every free ace, and per rank one free card and one of
+    every suit that four of the others hold (so that flushes and straight flushes are among them)."""
+    held = set(natural)
+    flush_suits = {s for s in "cdhs" if sum(1 for c in natural if c.suit == s) >= 4}
+    out = [c for c in _FULL_DECK if c.rank == 14 and c not in held]
+    for rank in range(2, 14):
+        free = [c for c in _FULL_DECK if c.rank == rank and c not in held]
+        out.extend({*free[:1], *(c for c in free if c.suit in flush_suits)})
+    return out
+
+
+def pai_gow_value(cards: Sequence[Card]) -> int:
+    """The Pai Gow value of the best five of five or more checked cards: ``pai_gow_high(cards).value``, without
+    naming the hand (the house way and the house-edge tool rank many)."""
+    natural = tuple(c for c in cards if not c.is_joker)
+    if len(natural) == len(cards):
+        return _pai_gow_natural(natural)[0]
+    if sum(1 for c in natural if c.rank == 14) == 4:
+        return make_value(FIVE_OF_A_KIND, (14,))
+    best = 0
+    for sub in _joker_stands_for(natural):
+        scaled, value = _pai_gow_natural(natural + (sub,))
+        if (sub.rank == 14 or value_category(value) in _STRAIGHTISH) and scaled > best:
+            best = scaled
+    return best
+
+
 def pai_gow_high(cards: Sequence[Card]) -> HighHand:
     """The best five of five or more cards, the joker under the Pai Gow rule."""
     cards = tuple(cards)
     check_cards(cards, 5, jokers=True)
     natural, jokers = _split(cards)
     if not jokers:
-        value = high_value(natural)
-        hand = _wrap(natural, pai_gow_scale(value), value, None, cards[0])
-        return hand
+        scaled, value = _pai_gow_natural(natural)
+        return _wrap(natural, scaled, value, None, cards[0])
     joker = next(c for c in cards if c.is_joker)
     if _five_of_a_kind(natural, (14,)):
         value = make_value(FIVE_OF_A_KIND, (14,))
@@ -98,10 +146,9 @@ def pai_gow_high(cards: Sequence[Card]) -> HighHand:
     for sub in _FULL_DECK:
         if sub in held:
             continue
-        value = high_value(natural + (sub,))
+        scaled, value = _pai_gow_natural(natural + (sub,))
         if sub.rank != 14 and value_category(value) not in _STRAIGHTISH:
             continue
-        scaled = pai_gow_scale(value)
         if best is None or scaled > best[0]:
             best = (scaled, value, sub)
     assert best is not None  # an ace is always free: at most three aces here

@@ -34,6 +34,7 @@ from controller.runtime.journal import Record
 from controller.runtime.logs import log
 from controller.runtime.outputs import Terminal
 from controller.runtime.selfcheck import check_code, code_digest
+from controller.language import ENGLISH, Language, language
 from controller.runtime.table_words import event_text, money, outcome_short
 from controller.runtime.watchdog import Notifier, Watchdog
 
@@ -115,9 +116,10 @@ class DaemonControl:
         lines = [f"Round {table.round_no}: {table.waiting_for()}"]
         config = self.daemon.config
         for record in table.journal.records(kinds=("event", "reject"), round_=table.round_no):
-            text = event_text(record.body.get("event", {}), config.minor_unit, config.currency)
+            lang = language(getattr(config, "language", "en"))
+            text = event_text(record.body.get("event", {}), config.minor_unit, config.currency, lang)
             lines.append(("  " if record.kind == "event" else "  REFUSED ") + text
-                         + (f": {record.body.get('reason')}" if record.kind == "reject" else ""))
+                         + (f": {lang.text(str(record.body.get('reason')))}" if record.kind == "reject" else ""))
         return lines
 
     def history(self, count: int) -> list[str]:
@@ -134,7 +136,7 @@ class DaemonControl:
                     elif "settlement" in effect:
                         settlements.append(effect["settlement"])
             config = self.daemon.config
-            summary = outcome_short(outcome) if outcome else "no outcome"
+            summary = outcome_short(outcome, language(getattr(config, "language", "en"))) if outcome else "no outcome"
             net = -sum(int(s.get("net") or 0) for s in settlements)
             lines.append(f"Round {number}: {summary}; {len(settlements)} settlements, house "
                          f"{money(net, config.minor_unit, config.currency)}")
@@ -170,7 +172,7 @@ class DaemonControl:
     def journal_tail(self, count: int) -> list[str]:
         journal = self.table.journal
         config = self.daemon.config
-        return [_record_line(r, config.minor_unit, config.currency)
+        return [_record_line(r, config.minor_unit, config.currency, language(getattr(config, "language", "en")))
                 for r in journal.records(since=max(0, journal.last_seq - count))]
 
     def config_show(self) -> list[str]:
@@ -290,9 +292,9 @@ class DaemonControl:
         self.table.audit(who, what, ok)
 
 
-def _record_line(record: Record, minor_unit: int = 100, currency: str = "") -> str:
+def _record_line(record: Record, minor_unit: int = 100, currency: str = "", lang: Language = ENGLISH) -> str:
     when = time.strftime("%H:%M:%S", time.gmtime(record.wall_ns / 1e9))
-    return f"#{record.seq} {when} r{record.round} {Terminal.line(record, minor_unit, currency)}"
+    return f"#{record.seq} {when} r{record.round} {Terminal.line(record, minor_unit, currency, lang)}"
 
 
 def config_path(config: Any) -> Path:

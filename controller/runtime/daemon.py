@@ -33,6 +33,7 @@ from controller import config as table_config
 from controller import games
 from controller.config import TableConfig
 from controller.games.contract import GameSpec
+from controller.language import language
 from controller.runtime import devices as real_devices
 from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
@@ -123,7 +124,7 @@ class Daemon:
             raise StartError(str(exc)) from None
         table = self._open_table()
         terminal = Terminal(self.stream, quiet=self.quiet, currency=self.config.currency,
-                            minor_unit=self.config.minor_unit)
+                            minor_unit=self.config.minor_unit, lang=language(getattr(self.config, "language", "en")))
         running = Running(self.config, loop, table, built, terminal, self.simulate, self.stream, self.rounds,
                           self.until_round)
         self.running = running
@@ -196,7 +197,7 @@ class Daemon:
         held = table.pending_result
         if held is not None:  # held before the restart: the croupier still has to confirm it
             for record in table.journal.records(since=held.seq - 1, until=held.seq):
-                line = Terminal.line(record, self.config.minor_unit, self.config.currency)
+                line = Terminal.line(record, self.config.minor_unit, self.config.currency, running.terminal.lang)
                 self.stream.write(f"held before the restart (record {held.seq}): {line}\n")
         self.stream.write(f"ready: table {self.config.table_id} {self.config.spec.id} {self.config.round_config.variant}, "
                           f"round {table.round_no}, journal seq {table.journal.last_seq}, "

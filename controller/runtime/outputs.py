@@ -16,6 +16,7 @@ import sys
 import time
 from typing import Any, Mapping, Sequence, TextIO
 
+from controller.language import ENGLISH, Language
 from controller.runtime.interfaces import Output
 from controller.runtime.journal import Record
 from controller.runtime.table_words import event_text, money, outcome_lines, outcome_parts, settlement_totals
@@ -96,8 +97,9 @@ class Terminal:
     """
 
     def __init__(self, stream: TextIO | None = None, quiet: bool = False, currency: str = "",
-                 minor_unit: int = 100) -> None:
+                 minor_unit: int = 100, lang: Language = ENGLISH) -> None:
         self.stream = stream or sys.stdout
+        self.lang = lang
         self.quiet = quiet
         self.currency, self.minor_unit = currency, minor_unit
         self.settlements: list[Mapping[str, Any]] = []  # the open round's, so far
@@ -112,24 +114,25 @@ class Terminal:
             if record.kind == "event":
                 self._event(record)
                 continue
-            line = self.shown(record, self.minor_unit, self.currency)
+            line = self.shown(record, self.minor_unit, self.currency, self.lang)
             if line and not (self.quiet and record.kind in ("reject", "refuse", "command", "meter", "shoe")):
                 self.stream.write(f"#{record.seq} r{record.round} {line}\n")
         if not records and table.faults:
             names = ", ".join(sorted(table.faults))
-            self.stream.write(f"#- FAULT latched: {names} (input stopped where it is affected)\n")
+            self.stream.write("#- " + self.lang.t("FAULT latched: {names} (input stopped where it is affected)",
+                                                   names=names) + "\n")
         self.stream.flush()
 
     @staticmethod
-    def shown(record: Record, minor_unit: int = 100, currency: str = "") -> str:
+    def shown(record: Record, minor_unit: int = 100, currency: str = "", lang: Language = ENGLISH) -> str:
         """The text of the record's own line on the live terminal (after ``#seq rN``)."""
         if record.kind != "event":
-            return Terminal.line(record, minor_unit, currency)
+            return Terminal.line(record, minor_unit, currency, lang)
         body = record.body
-        parts = [event_text(body["event"], minor_unit, currency)]
+        parts = [event_text(body["event"], minor_unit, currency, lang)]
         if "confirmed_by" in body:
-            parts[0] += f" (confirmed by {body['confirmed_by']})"
-        parts += [f"-> {effect['prompt']}" for effect in body.get("effects") or [] if "prompt" in effect]
+            parts[0] += " " + lang.t("(confirmed by {who})", who=body["confirmed_by"])
+        parts += [f"-> {lang.text(effect['prompt'])}" for effect in body.get("effects") or [] if "prompt" in effect]
         return "; ".join(parts)
 
     def _event(self, record: Record) -> None:
@@ -141,81 +144,93 @@ class Terminal:
             elif "outcome" in effect:
                 self.outcome = effect["outcome"]
             elif "alert" in effect:
-                alerts.append(f"   ALERT {effect['alert']}: {effect['text']}")
+                alerts.append("   " + self.lang.t("ALERT {kind}: {text}", kind=self.lang.word(effect["alert"]),
+                                                     text=self.lang.text(effect["text"])))
         if not self.quiet:
-            self.stream.write(f"#{record.seq} r{record.round} {self.shown(record, self.minor_unit, self.currency)}\n")
+            self.stream.write(f"#{record.seq} r{record.round} "
+                              f"{self.shown(record, self.minor_unit, self.currency, self.lang)}\n")
         for alert in alerts:
             self.stream.write(alert + "\n")
         if body.get("complete"):
             self._round_end(record.round)
 
     def _round_end(self, number: int) -> None:
-        write = self.stream.write
-        head, hands = outcome_parts(self.outcome or {})
-        write(f"   round {number}: {'; '.join(head) or 'settled'}\n")
-        totals = settlement_totals(self.settlements)
+        write, t = self.stream.write, self.lang.t
+        head, hands = outcome_parts(self.outcome or {}, self.lang)
+        write("   " + t("round {number}: {outcome}", number=number, outcome="; ".join(head) or t("settled")) + "\n")
+        totals = settlement_totals(self.settlements, self.lang)
         drop = win = 0
         for seat in sorted(set(hands) | set(totals)):
             staked, net, what = totals.get(seat, (0, 0, []))
-            paid = f"{self.money(net)} ({', '.join(what)})" if what else "nothing staked"
-            write(f"     box {seat}: " + (f"{hands[seat]}: " if seat in hands else "") + paid + "\n")
+            paid = f"{self.money(net)} ({', '.join(what)})" if what else t("nothing staked")
+            write("     " + t("box {box}: {hands}", box=seat, hands=(f"{hands[seat]}: " if seat in hands else "")
+                                + paid) + "\n")
             drop, win = drop + staked, win - net
-        write(f"   round {number}: drop {self.money(drop)}, win {self.money(win)}\n")
+        write("   " + t("round {number}: drop {drop}, win {win}", number=number, drop=self.money(drop),
+                        win=self.money(win)) + "\n")
         self.rounds, self.drop, self.win = self.rounds + 1, self.drop + drop, self.win + win
         self.settlements, self.outcome = [], None
 
     def session(self, journal: str) -> str:
         """The run's summary: rounds, drop, win, hold and where its journal is."""
         hold = f"{self.win * 100 / self.drop:.1f} %" if self.drop else "-"
-        rounds = f"{self.rounds} round{'' if self.rounds == 1 else 's'}"
-        return (f"session: {rounds}, drop {self.money(self.drop)}, win {self.money(self.win)}, "
-                f"hold {hold}; journal {journal}")
+        t = self.lang.t
+        rounds = t("1 round") if self.rounds == 1 else t("{count} rounds", count=self.rounds)
+        return t("session: {rounds}, drop {drop}, win {win}, hold {hold}; journal {journal}", rounds=rounds,
+                 drop=self.money(self.drop), win=self.money(self.win), hold=hold, journal=journal)
 
     @staticmethod
-    def line(record: Record, minor_unit: int = 100, currency: str = "") -> str:
-        """One record as one line (``journal tail``, the console)."""
-        b = record.body
+    def line(record: Record, minor_unit: int = 100, currency: str = "", lang: Language = ENGLISH) -> str:
+        """One record as one line (``journal tail``, the console), in ``lang``."""
+        b, t, w = record.body, lang.t, lang.word
         if record.kind == "event":
-            parts = [event_text(b["event"], minor_unit, currency)]
+            parts = [event_text(b["event"], minor_unit, currency, lang)]
             for effect in b["effects"]:
                 if "prompt" in effect:
-                    parts.append(f"-> {effect['prompt']}")
+                    parts.append(f"-> {lang.text(effect['prompt'])}")
                 elif "outcome" in effect:
-                    parts.append("result: " + "; ".join(outcome_lines(effect["outcome"])))
+                    parts.append(t("result: {outcome}", outcome="; ".join(outcome_lines(effect["outcome"], lang))))
                 elif "settlement" in effect:
                     s = effect["settlement"]
                     net = f" {money(s['net'], minor_unit, currency)}" if "net" in s else ""
-                    odds = f" at {s['odds'][0]}:{s['odds'][1]}" if "odds" in s else ""
-                    parts.append(f"box {s['seat']} {s['spot']} {s['result']}{odds}{net}")
+                    odds = " " + t("at {odds}", odds=f"{s['odds'][0]}:{s['odds'][1]}") if "odds" in s else ""
+                    parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=lang.spot(s["spot"]),
+                                   result=w(s["result"])) + f"{odds}{net}")
                 elif "alert" in effect:
-                    parts.append(f"ALERT {effect['alert']}: {effect['text']}")
+                    parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]), text=lang.text(effect["text"])))
             if "confirmed_by" in b:
-                parts[0] += f" (confirmed by {b['confirmed_by']})"
+                parts[0] += " " + t("(confirmed by {who})", who=b["confirmed_by"])
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
-            return f"{record.kind.upper()} {event_text(b['event'], minor_unit, currency)}: {b['reason']}"
+            return t("REJECT {event}: {reason}" if record.kind == "reject" else "REFUSE {event}: {reason}",
+                     event=event_text(b["event"], minor_unit, currency, lang), reason=lang.text(b["reason"]))
         if record.kind == "round_open":
             carried = [c for c in b.get("carried") or [] if c.get("spot") != "puck"]
             puck = next((c for c in b.get("carried") or [] if c.get("spot") == "puck"), None)
-            notes = ([f"{len(carried)} stake{'s' if len(carried) != 1 else ''} carried"] if carried else []) + \
-                ([f"burn puck last at box {puck['seat']}"] if puck else [])
-            return f"=== round {record.round} opens: place your bets" + (f" ({'; '.join(notes)})" if notes else "")
+            notes = ([t("1 stake carried") if len(carried) == 1 else t("{count} stakes carried", count=len(carried))]
+                     if carried else []) + ([t("burn puck last at box {box}", box=puck["seat"])] if puck else [])
+            return "=== " + t("round {number} opens: place your bets", number=record.round) + \
+                (f" ({'; '.join(notes)})" if notes else "")
         if record.kind == "meter":
-            return (f"meter {b['meter']} {b['kind']} {money(b['amount'], minor_unit, currency)} -> "
-                    f"{money(b['value'], minor_unit, currency)}")
+            return t("meter {meter} {kind} {amount} -> {value}", meter=b["meter"], kind=w(b["kind"]),
+                     amount=money(b["amount"], minor_unit, currency), value=money(b["value"], minor_unit, currency))
         if record.kind == "fault":
-            return f"FAULT {b['name']}: {b['text']}"
+            return t("FAULT {name}: {text}", name=b["name"], text=lang.text(b["text"]))
         if record.kind == "clear":
-            return f"CLEAR {', '.join(b['names'])} by {b['by']}"
+            return t("CLEAR {names} by {who}", names=", ".join(b["names"]), who=b["by"])
         if record.kind == "command":
-            return f"command {b['command']} by {b['by']}" + (f" refused: {b['refused']}" if "refused" in b else "")
+            line = t("command {command} by {who}", command=b["command"], who=b["by"])
+            return line + (" " + t("refused: {reason}", reason=lang.text(b["refused"])) if "refused" in b else "")
         if record.kind == "shoe":
-            return f"shoe: {b['note']}" + (f" {b['shoe']}" if "shoe" in b else "")
+            return t("shoe: {note}", note=w(b["note"])) + (f" {b['shoe']}" if "shoe" in b else "")
         if record.kind == "pending":
             guess = " ".join("?" if v is None else str(v) for v in b["values"])
             if "refused" in b:
-                return f"REFUSE unsure {b['source']} read [{guess}]: {b['refused']}"
-            return f"{b['source']} read [{guess}] -> {b['prompt']}"
+                return t("REFUSE unsure {source} read [{guess}]: {reason}", source=b["source"], guess=guess,
+                         reason=lang.text(b["refused"]))
+            return t("{source} read [{guess}] -> {prompt}", source=b["source"], guess=guess,
+                     prompt=lang.text(b["prompt"]))
         if record.kind == "start":
-            return f"start: table {b['table']} {b['game']} {b['variant']}, recovered {b['recovered']}"
+            return t("start: table {table} {game} {variant}, recovered {recovered}", table=b["table"], game=b["game"],
+                     variant=b["variant"], recovered=b["recovered"])
         return record.kind

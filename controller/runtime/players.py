@@ -44,6 +44,18 @@ The strategies (docs/simulation.md repeats them):
 - Red Dog, Bulldog: one to three spots, now and then one or two more players
   on a spot (each named, one spot each); each raises the whole bet where the
   round says the strategy would (``wants_raise``: a spread of seven or more).
+- Baccara (chemin de fer): a seat banks a few chips' worth; one to four
+  others stake against it within the bank, one round in eight a banco solo,
+  one in ten a banco avec beside the banker; at a choice punto draws on 5
+  and banco draws on 3 against a 9 (``wants``), and so against a banco solo.
+- Oasis Stud Poker: an ante on one to four boxes, the bonus about a third
+  of the time; bet with a pair or better or ace-king, else switch the odd
+  card of four to a flush where switching is allowed, else fold where the
+  dealer opens with ace-king and bet where he needs a pair; buy the dealer
+  a game with two pair or better (``suggested``, ``buys``).
+- Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
+  round in three (the dealer's stake against it about the box's usual bet);
+  every player, the banker too, asks for the house way (``set`` without cards).
 """
 
 from __future__ import annotations
@@ -58,7 +70,10 @@ from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, Prompt, Round
 from controller.games.holdem_streets import StreetsRound
+from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
+from controller.games.oasis_stud import OasisRound, buys, rank_hand
+from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.open_face import OpenFaceRound
 from controller.games.poker_room.round import PokerRoomRound
@@ -234,6 +249,81 @@ class RedDogPlayers(Players):
         return out + [CARD]
 
 
+class CheminDeFerPlayers(Players):
+    """Baccara, chemin de fer: a banker, stakes against the bank within it, now and then banco solo or avec."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        seats = int(round_.config.get("seats", boxes))
+        order = self.rng.sample(range(1, seats + 1), min(seats, self.rng.randint(2, 5)))
+        banker, others = order[0], order[1:]
+        bank = self.amount(round_, "bank", 4) * 2  # even, so that half the bank is a stake
+        out = [Bet(banker, "bank", bank)]
+        if self.rng.random() < 1 / 8:
+            return out + [Bet(others[0], "banco_solo", bank)]
+        if len(others) > 1 and self.rng.random() < 1 / 10:
+            out.append(Bet(others.pop(), "banco_avec", bank // 2))
+        room = bank
+        for seat in others:
+            amount = min(room, self.amount(round_, "punto"))
+            if amount > 0:
+                out.append(Bet(seat, "punto", amount))
+                room -= amount
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, BaccaraRound) or not prompt or "action" not in prompt.expects:
+            return [CARD] if prompt and "card" in prompt.expects else []
+        side = round_.pending
+        return [Action(prompt.seat, round_.wants(side))] if side and prompt.seat is not None else []
+
+
+class OasisPlayers(Players):
+    """Oasis Stud: antes, a bonus now and then, the stated decisions (the game's ``suggested`` and ``buys``)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes)))):
+            out.append(Bet(seat, "ante", self.amount(round_, "ante")))
+            if self.rng.random() < 0.35:
+                out.append(Bet(seat, "bonus", self.amount(round_, "bonus")))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, OasisRound) or not prompt:
+            return []
+        if round_.owed or "action" not in prompt.expects:
+            return [CARD] if "card" in prompt.expects else []
+        if round_.phase == "buy":
+            wanted: list[Move] = [Action(s, "buy_dealer") for s in round_.boxes()
+                                  if round_.decided.get(s) == "bet" and s not in round_.buyers
+                                  and buys(round_.table, rank_hand(round_.config, round_.hands[s]))]
+            return wanted + [CloseBets()]
+        out: list[Move] = []
+        for seat in [s for s in round_.boxes() if s not in round_.decided]:
+            out += [round_.suggested(seat), Action(seat, "fold")]
+        return out
+
+
+class PaiGowPlayers(Players):
+    """Pai Gow Poker: a bet on one to four boxes, a banker now and then, every hand set the house way."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        seats = sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes))))
+        out = []
+        if round_.config.get("player_banking") and self.rng.random() < 1 / 3:
+            banker = seats.pop(0) if len(seats) > 1 else seats[0]
+            out.append(Bet(banker, "bank", self.amount(round_, "bank")))
+            seats = [s for s in seats if s != banker]
+        return out + [Bet(seat, "bet", self.amount(round_, "bet")) for seat in seats]
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, PaiGowRound) or not prompt or "action" not in prompt.expects:
+            return []
+        return [Action(prompt.seat, "set")] if prompt.seat is not None else []
+
+
 def qualifies(cards: Sequence[Card]) -> bool:
     """The players' rule: a pair or better; with five or more cards ace-king; with three, queen high."""
     ranks = [c.rank for c in cards]
@@ -407,6 +497,9 @@ STRATEGIES: dict[str, type[Players]] = {
     "holdem-streets": StreetsPlayers,
     "blackjack": BlackjackPlayers,
     "red-dog": RedDogPlayers,
+    "pai-gow": PaiGowPlayers,
+    "oasis": OasisPlayers,
+    "chemin-de-fer": CheminDeFerPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
     "open-face-chinese": OpenFacePlayers,

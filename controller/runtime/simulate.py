@@ -36,8 +36,9 @@ from drivers.shoe.events import CardDealt, CutCard, ShoeEmpty
 class SimulatedShoe:
     """A shoe of ``decks`` decks shuffled from ``(seed, shoe_no)``, dealt card by card on a thread."""
 
-    def __init__(self, decks: int, seed: int, shoe_no: int = 1, dealt: int = 0, pace_s: float = 0.8) -> None:
-        self.decks, self.seed, self.pace_s = decks, seed, pace_s
+    def __init__(self, decks: int, seed: int, shoe_no: int = 1, dealt: int = 0, pace_s: float = 0.8,
+                 jokers_per_deck: int = 0) -> None:
+        self.decks, self.seed, self.pace_s, self.jokers = decks, seed, pace_s, jokers_per_deck
         self._requests: queue.Queue[Any] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.pulls = 0
@@ -46,7 +47,7 @@ class SimulatedShoe:
 
     def _shuffle(self, shoe_no: int, dealt: int = 0) -> None:
         self.shoe_no = shoe_no
-        self.cards = cards.shuffled(cards.shoe(self.decks), random.Random(f"{self.seed}:{shoe_no}"))
+        self.cards = cards.shuffled(cards.shoe(self.decks, self.jokers), random.Random(f"{self.seed}:{shoe_no}"))
         self.position = min(dealt, len(self.cards))
         self.cut_posted = False  # after a restart past the cut card, it is posted again with the next card
 

@@ -123,7 +123,8 @@ def wire(config: "TableConfig", built: Built, loop: asyncio.AbstractEventLoop, t
     shoe_device = config.devices.get("shoe")
     if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
         decks = int(config.round_config.get("decks", 1) or 1)  # a game without the option deals one deck
-        shoe = SimulatedShoe(decks, seed, table.shoe_no, table.shoe_cards, 0 if fast else 0.8)
+        jokers = int(config.round_config.get("jokers", 0) or 0)  # Pai Gow's and the Oasis joker table's 53rd card
+        shoe = SimulatedShoe(decks, seed, table.shoe_no, table.shoe_cards, 0 if fast else 0.8, jokers)
         devices["shoe"] = shoe
     devices["buttons"] = CroupierHands("buttons", built, loop,
                                        sends=lambda button, raw: press_sends(table, button, raw))

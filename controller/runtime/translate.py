@@ -53,13 +53,14 @@ __all__ = ["DEFERRED_ACTIONS", "KEY_BUTTONS", "Clear", "Handler", "Hold", "Inten
 
 def translate(source: str, raw: object, view: TableView) -> Translation:
     """What ``raw`` from ``source`` means at the table ``view`` shows; pure."""
-    memory = view.memory
-    handler = registry.handler(type(raw))
+    memory, kind = view.memory, type(raw)
+    handlers, noted = registry.rows()
+    handler = handlers.get(kind)
     if handler is not None:
         return handler(source, raw, view)
-    if type(raw) in TYPE_NAMES:
+    if kind in TYPE_NAMES:
         return one(memory, Submit(raw))  # type: ignore[arg-type]
-    if registry.is_noted(type(raw)):
+    if kind in noted:
         return one(memory, Noted(f"{source}: {type(raw).__name__} noted"))
     return one(memory, Noted(f"{source}: unknown event {type(raw).__name__}"))
 

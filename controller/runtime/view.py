@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable, Mapping
 
+from controller.language import language
 from controller.money import format_amount
 from controller.runtime.faults import tower_pattern
 from controller.runtime.table_words import outcome_short
@@ -89,14 +90,15 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
     from drivers.displays.sign import ResultMark, SignContent, SpotLimit
 
     config = table.config
+    lang = language(getattr(config, "language", "en"))
     limits = []
     for spot, pair in (config.round_config.get("limits", {}) or {}).items():
         low, high = pair
         if high is not None:
-            limits.append(SpotLimit(spot.replace("_", " ").upper(), int(low), int(high)))
-    return SignContent(title=config.spec.name, limits=tuple(limits),
+            limits.append(SpotLimit(lang.spot(spot).replace("_", " ").upper(), int(low), int(high)))
+    return SignContent(title=lang.word(config.spec.name), limits=tuple(limits),
                        results=tuple(ResultMark(t, c) for t, c in board.marks),
-                       results_label="LAST" if board.marks else "", currency=config.currency,
+                       results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
                        minor_per_major=config.minor_unit,
                        boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks))
                                     for label, marks in board.pages(config.spec, config.round_config)))
@@ -106,14 +108,15 @@ def sign_lines(table: Any) -> list[str]:
     """The sign as text lines: name and variant, limits, the last outcome, and that the table waits while a
     fault is latched (the players never see the fault's internal name; the console and the terminal do)."""
     config, minor = table.config, table.config.minor_unit
-    lines = [f"{config.spec.name} {config.round_config.variant.upper()}"]
+    lang = language(getattr(config, "language", "en"))
+    lines = [f"{lang.word(config.spec.name)} {config.round_config.variant.upper()}"]
     for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items():
         top = format_amount(high, minor, whole=True) if high is not None else "..."
-        lines.append(f"{spot.upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
+        lines.append(f"{lang.spot(spot).upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
     if table.last_outcome:
-        lines.append("LAST " + outcome_short(table.last_outcome))
+        lines.append(lang.t("LAST") + " " + outcome_short(table.last_outcome, lang))
     if table.faults:
-        lines.append("PLEASE WAIT: the table is paused")
+        lines.append(lang.t("PLEASE WAIT: the table is paused"))
     return lines
 
 

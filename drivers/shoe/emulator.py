@@ -58,6 +58,14 @@ class EmulatorStats:
     noise_bursts: int
     queued: int
 
+    def words(self) -> str:
+        """The counters as a technician reads them (the interactive ``stats`` and the end-of-run line)."""
+        return (f"{self.sent} frames sent, {self.acked} acknowledged, {self.retransmits} resent, "
+                f"{self.queued} waiting; line faults: {self.dropped} dropped, {self.duplicated} duplicated, "
+                f"{self.flipped} bits flipped, {self.noise_bursts} noise bursts")
+
+    __str__ = words
+
 
 class ShoeEmulator:
     """One emulated shoe or shuffler behind a pty; ``start()`` returns the path the driver opens."""
@@ -312,7 +320,7 @@ def console_command(emu: ShoeEmulator, line: str) -> str:
             time.sleep(max(0.0, seconds))
             return f"plugged back in at {emu.replug()}"
         elif word == "stats":
-            return str(emu.stats())
+            return emu.stats().words()
         elif word == "help":
             return CONSOLE_HELP
         else:

@@ -24,6 +24,42 @@ from controller.games.poker_room.history import pokerkit_game
 from controller.games.poker_room.round import PokerRoomRound
 
 
+@dataclass(frozen=True)
+class Case:
+    """One game of the cross-check and what it is checked against."""
+
+    game: str
+    variant: str
+    options: dict[str, Any]
+    reference: str  # "pokerkit": PokerKit's own class alone; "reference": reference.limit_board_stacks
+    default_hands: int  # hands in the default test run
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}-{self.variant}" + "".join(f"-{k}={v}" for k, v in self.options.items())
+
+
+# Every game PokerKit 0.7.7 has a standard class for, and the fixed-limit board games it has none for
+# (reference.py). PokerKit's Omaha showdown is slow, so fewer of it in the default run.
+CASES: tuple[Case, ...] = (
+    Case("texas-holdem", "no-limit", {}, "pokerkit", 40),
+    Case("texas-holdem", "limit", {}, "pokerkit", 40),
+    Case("texas-holdem", "no-limit", {"big_blind_ante": 100}, "pokerkit", 15),
+    Case("double-board-holdem", "no-limit", {}, "pokerkit", 20),
+    Case("omaha", "pot-limit", {}, "pokerkit", 8),
+    Case("seven-card-stud", "limit", {}, "pokerkit", 30),
+    Case("seven-card-stud", "limit", {"scale": "high-low"}, "pokerkit", 30),
+    Case("razz", "limit", {}, "pokerkit", 30),
+    Case("lowball", "no-limit", {"draws": 1}, "pokerkit", 30),
+    Case("lowball", "limit", {"draws": 3}, "pokerkit", 30),
+    Case("omaha", "limit", {"scale": "high-low"}, "reference", 30),
+    Case("omaha", "limit", {}, "reference", 15),
+    Case("omaha-5", "limit", {"scale": "high-low"}, "reference", 15),
+    Case("texas-holdem", "limit", {"scale": "high-low"}, "reference", 20),
+    Case("texas-holdem", "limit", {"low_qualifier": "none", "scale": "high-low"}, "reference", 15),
+)
+
+
 @dataclass
 class PlayedHand:
     events: list[Event]

@@ -77,6 +77,9 @@ for _i in range(52):
     _FROM_PK[repr(_pk)] = _card
 
 
+PK_CARDS: tuple[PkCard, ...] = tuple(_TO_PK[i] for i in range(52))  # the one PokerKit card object of each card
+
+
 def to_pk(card: Card) -> PkCard:
     return _TO_PK[card.index]
 
@@ -179,6 +182,49 @@ class RoomState(State):
             left -= take
             yield Pot(pot.raked_amount + take, pot.unraked_amount - take, pot.player_indices)
 
+    def _update_chips_pushing(self, operation: Any = None) -> None:
+        if not self.__dict__.get("_halves_checked"):
+            self.__dict__["_halves_checked"] = True
+            self._give_unwinnable_halves_to_high()
+        super()._update_chips_pushing(operation)
+
+    def _give_unwinnable_halves_to_high(self) -> None:
+        """A pot's low half that none of that pot's players can win goes to its high half.
+
+        PokerKit 0.7.7 opens a low half in every pot once any player in the
+        hand has a qualifying low, and where none of a side pot's players has
+        one it shares that half among all of them ("the best of no hands").
+        The rule (004: the best and the weakest hand split the pot; without a
+        qualifying low the high hand takes it) is that each pot is split on
+        its own: the high hand of that pot takes the whole of it.
+        """
+        sub_pots: list[tuple[int, int, int | None, int | None]] = self.__dict__.get("_sub_pots") or []
+        pots = self.__dict__.get("_pots") or []
+        if len(self.hand_types) < 2 or not sub_pots:
+            return
+        winnable: list[tuple[int, int, int | None, int | None]] = []
+        moved: dict[tuple[int, int | None], int] = {}
+        for amount, pot, board, kind in sub_pots:
+            if kind is None or board is None or kind == 0:
+                winnable.append((amount, pot, board, kind))
+                continue
+            players = pots[pot].player_indices
+            if any(self.get_up_hand(i, board, kind) is not None for i in players if self.statuses[i]):
+                winnable.append((amount, pot, board, kind))
+            else:
+                moved[(pot, board)] = moved.get((pot, board), 0) + amount
+        if not moved:
+            return
+        out = []
+        for amount, pot, board, kind in winnable:
+            if kind == 0 and (pot, board) in moved:
+                amount += moved.pop((pot, board))
+            out.append((amount, pot, board, kind))
+        if moved:  # a pot had no high half to take it: leave PokerKit's split as it was
+            return
+        self.__dict__["halves_moved"] = sum(a for a, *_ in sub_pots) - sum(a for a, *_ in winnable)
+        sub_pots[:] = out
+
     def reached_second_round(self) -> bool:
         """Has the hand reached its second betting round (a flop, fourth street, a draw)?"""
         if any(self.board_cards):
@@ -206,6 +252,7 @@ class Setup:
     boards: int = 1
     house: HouseTake = HouseTake()
     discards: tuple[tuple[int, int], ...] = ()  # (street index after whose betting, cards thrown without replacement)
+    ante_trimming: bool = True  # PokerKit's ante trimming: on for antes alike, off for a big blind ante
 
 
 def streets_for(kind: str, hole: int, small: int, big: int, structure: str, burn: bool,
@@ -272,7 +319,7 @@ class PokerHand:
         self.setup = setup
         state = _strict(lambda: RoomState(
             AUTOMATIONS, Deck.STANDARD, setup.hand_types, setup.streets, STRUCTURES[setup.structure],
-            True, setup.antes, setup.blinds, setup.bring_in, setup.stacks, len(setup.stacks),
+            setup.ante_trimming, setup.antes, setup.blinds, setup.bring_in, setup.stacks, len(setup.stacks),
             mode=Mode.CASH_GAME, starting_board_count=setup.boards))
         state.house = setup.house
         state.first_hole_count = len(setup.streets[0].hole_dealing_statuses)
@@ -517,7 +564,13 @@ class PokerHand:
         return rake, drop
 
     def folded(self) -> set[int]:
-        return {op.player_index for op in self.state.operations if isinstance(op, Folding)}
+        ops = self.state.operations
+        known = self.__dict__.get("_folded")
+        if known is not None and known[0] == len(ops):
+            return set(known[1])
+        found = {op.player_index for op in ops if isinstance(op, Folding)}
+        self.__dict__["_folded"] = (len(ops), frozenset(found))
+        return found
 
     def at_showdown(self) -> list[int]:
         """The players who were still in when the cards were shown (none when the hand ended on a fold)."""

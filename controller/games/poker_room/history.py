@@ -51,28 +51,33 @@ def pokerkit_game(config: RoundConfig, automations: tuple[Automation, ...] = DIR
     game, structure, scale = c.game, c.variant, c.get("scale")
     if not c.get("burn_cards", True):
         return None  # PokerKit's standard games all burn
-    ante = c.get("ante", 0)
+    ante: Any = c.get("ante", 0)
+    trim = True
+    if c.get("big_blind_ante", 0):
+        if ante:
+            return None  # PokerKit's standard games take one ante figure: antes alike or a big blind ante
+        ante, trim = {1: c["big_blind_ante"]}, False
     kw: dict[str, Any] = {"mode": Mode.CASH_GAME}
     if game in ("texas-holdem", "double-board-holdem") and scale == "high":
         blinds = (c["small_blind"], c["big_blind"])
         boards = 2 if game == "double-board-holdem" else 1
         if structure == "no-limit":
             return PokerKitGame("NT" if boards == 1 else None,
-                                NoLimitTexasHoldem(automations, True, ante, blinds, c["big_blind"],
+                                NoLimitTexasHoldem(automations, trim, ante, blinds, c["big_blind"],
                                                    starting_board_count=boards, **kw), boards)
         if structure == "limit" and boards == 1:
-            return PokerKitGame("FT", FixedLimitTexasHoldem(automations, True, ante, blinds, c["big_blind"],
+            return PokerKitGame("FT", FixedLimitTexasHoldem(automations, trim, ante, blinds, c["big_blind"],
                                                             2 * c["big_blind"], **kw))
         return None
     if game == "omaha":
         blinds = (c["small_blind"], c["big_blind"])
         if structure == "pot-limit" and scale == "high":
-            return PokerKitGame("PO", PotLimitOmahaHoldem(automations, True, ante, blinds, c["big_blind"], **kw))
+            return PokerKitGame("PO", PotLimitOmahaHoldem(automations, trim, ante, blinds, c["big_blind"], **kw))
         # PokerKit 0.7.7's FixedLimitOmahaHoldemHighLowSplitEightOrBetter ('FO/8') is declared with
         # PotLimitPokerMixin: it bets pot limit, not fixed limit, so it is no reference for a limit table.
         return None
     if structure == "limit" and game in ("seven-card-stud", "razz"):
-        args = (automations, True, ante, c["bring_in"], c["small_bet"], c["big_bet"])
+        args = (automations, trim, ante, c["bring_in"], c["small_bet"], c["big_bet"])
         if game == "razz":
             return PokerKitGame("FR", FixedLimitRazz(*args, **kw))
         if scale == "high":
@@ -84,10 +89,10 @@ def pokerkit_game(config: RoundConfig, automations: tuple[Automation, ...] = DIR
         blinds = (c["small_blind"], c["big_blind"])
         if structure == "no-limit" and c.get("draws") == 1:
             return PokerKitGame("N2L1D", NoLimitDeuceToSevenLowballSingleDraw(
-                automations, True, ante, blinds, c["big_blind"], **kw))
+                automations, trim, ante, blinds, c["big_blind"], **kw))
         if structure == "limit" and c.get("draws") == 3:
             return PokerKitGame("F2L3D", FixedLimitDeuceToSevenLowballTripleDraw(
-                automations, True, ante, blinds, c["big_blind"], 2 * c["big_blind"], **kw))
+                automations, trim, ante, blinds, c["big_blind"], 2 * c["big_blind"], **kw))
     return None
 
 
@@ -101,7 +106,7 @@ def to_phh(round_: Any, **fields: Any) -> str:
         raise ValueError(f"PHH has no code for {round_.config.game} {round_.config.variant} "
                          f"{round_.config.get('scale')} as this table plays it")
     history = HandHistory.from_game_state(known.game, hand.state, **fields)
-    history.ante_trimming_status = True
+    history.ante_trimming_status = not round_.config.get("big_blind_ante", 0)
     history.seats = list(round_.order)
     history.players = [round_.players.get(s) or f"box {s}" for s in round_.order]
     history.seat_count = int(round_.config["seats"])

@@ -241,9 +241,13 @@ class PokerRoomRound(Round):
                               first_board=rule.first_board, bring_in=c.get("bring_in", 0), blinds=any(blinds))
         house = HouseTake(c["rake_bp"], c["rake_cap"], c["rake_unit"], c["no_flop_no_drop"],
                           c["bad_beat_drop"] if c["bad_beat"] else 0, c["bad_beat_players"])
+        antes = [c["ante"]] * n
+        big_blind_ante = c.get("big_blind_ante", 0)
+        if big_blind_ante:
+            antes[1] += big_blind_ante  # PokerKit's second player is the big blind (heads up too: it swaps both)
         return Setup(streets, rule.hand_types(c["scale"], c.get("low_qualifier", "eight"), c.get("lowball", "")),
-                     structure, (c["ante"],) * n, blinds, bring_in, tuple(self.stacks[s] for s in self.order),
-                     rule.boards, house, tuple(sorted(rule.discards.items())))
+                     structure, tuple(antes), blinds, bring_in, tuple(self.stacks[s] for s in self.order),
+                     rule.boards, house, tuple(sorted(rule.discards.items())), ante_trimming=not big_blind_ante)
 
     # ------------------------------------------------------------------ the hand
 

@@ -60,6 +60,8 @@ def _common(rule: GameRule) -> list[OptionSpec]:
         ]
     else:
         out += [
+            OptionSpec("big_blind_ante", 0, "a big blind ante: the big blind posts this ante for the whole table, "
+                       "in minor units (besides any ante of every player)", kind="amount"),
             OptionSpec("small_blind", 50, "the small blind, left of the button", kind="amount"),
             OptionSpec("big_blind", 100, "the big blind; the least bet, and the small bet of limit (the big bet is "
                        "twice it)", kind="amount", minimum=1),
@@ -95,6 +97,8 @@ def _validate(rule: GameRule, config: RoundConfig) -> None:
     else:
         if c["small_blind"] > c["big_blind"]:
             raise ValueError("small_blind is above big_blind")
+    if c.get("big_blind_ante") and c.get("openers") == "jacks":
+        raise ValueError("big_blind_ante needs the blinds, which openers 'jacks' does not post")
     if c.get("openers") == "jacks" and c["ante"] <= 0:
         raise ValueError("openers 'jacks' is played with antes only: set ante above 0")
     if c["buy_in"] <= 0:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from itertools import combinations
+from typing import Any, Iterator, Mapping
 
 from pokerkit import (
     Card,
@@ -21,9 +22,10 @@ from pokerkit import (
     StandardHighHand,
     StandardLowHand,
 )
-from pokerkit.hands import HoleBoardCombinationHand
-from pokerkit.lookups import RegularLookup
+from pokerkit.hands import BoardCombinationHand, HoleBoardCombinationHand
+from pokerkit.lookups import Lookup, RegularLookup
 
+from controller.games.poker_room.engine import PK_CARDS
 from controller.games.poker_room.soko_hand import SokoPokerHand
 
 
@@ -37,18 +39,76 @@ class _OmahaRegularLowHand(HoleBoardCombinationHand):
     hole_card_count = 2
 
 
-def _quick(base: type) -> type:
-    """``base`` with each hand's lookup entry kept once found.
+_PRIMES: dict[Any, int] = getattr(Lookup, "_Lookup__multipliers")  # PokerKit 0.7.7: rank -> prime
 
-    PokerKit looks a hand's entry up again at every comparison and forms a
-    player's best hand again for every pot and every player who might still
-    win; a nine-player showdown forms each best hand about eleven times.
-    Keeping the entry on the hand, and the best hand of the same cards
-    (PokerKit's own ``from_game``, remembered for the last 4,096 card sets
-    of this hand type), gives the same hands, the same order and the same
-    winners, several times faster. The cross-check plays PokerKit's own
-    classes against these.
+
+def _entries(lookup: Lookup) -> dict[tuple[int, bool], Any]:
+    """PokerKit's own table of a lookup: ``(product of the rank primes, suited)`` -> entry (PokerKit 0.7.7)."""
+    table = getattr(lookup, "_Lookup__entries")
+    assert isinstance(table, dict)
+    return table
+
+
+def _combos(base: Any, hole: tuple[Any, ...], board: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """The five-card combinations PokerKit's ``from_game`` of ``base`` tries, in its own order."""
+    if issubclass(base, HoleBoardCombinationHand):
+        for held in combinations(hole, base.hole_card_count):
+            for shared in combinations(board, base.board_card_count):
+                yield from combinations(held + shared, base.card_count)
+    elif issubclass(base, BoardCombinationHand):
+        for shared in combinations(board, base.board_card_count):
+            yield from combinations(hole + shared, base.card_count)
+    else:
+        yield from combinations(hole + board, base.card_count)
+
+
+def _cards(values: Any) -> tuple[Any, ...]:
+    """``Card.clean`` without its costly abstract-class check for the tuples, lists and iterators PokerKit passes."""
+    if isinstance(values, (str, Card)):
+        return Card.clean(values)
+    return tuple(values)
+
+
+_CANONICAL: dict[int, int] = {id(card): i for i, card in enumerate(PK_CARDS)}
+
+
+def _canonical(cards: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """The cards as indices, where they are the table's own card objects (``engine.PK_CARDS``), else None.
+
+    Those 52 objects live as long as the program, so their identities name
+    them; comparing PokerKit's card objects by value costs far more.
     """
+    try:
+        return tuple([_CANONICAL[id(c)] for c in cards])
+    except KeyError:
+        return None
+
+
+@lru_cache(maxsize=None)
+def _combo_indices(base: Any, hole: int, board: int) -> tuple[tuple[int, ...], ...]:
+    """``_combos`` of ``hole`` and ``board`` cards as positions in ``hole + board``."""
+    return tuple(_combos(base, tuple(range(hole)), tuple(range(hole, hole + board))))
+
+
+def _quick(base: Any) -> type:
+    """``base`` with each hand's lookup entry kept once found, and its best hand formed in one pass.
+
+    PokerKit looks a hand's entry up again at every comparison, builds a hand
+    object (and checks it) for every five-card combination of a player's
+    cards, and forms a player's best hand again for every pot and every
+    player who might still win; a nine-player showdown forms each best hand
+    about eleven times. Here the combinations are tried in PokerKit's own
+    order against PokerKit's own lookup table (the key is the product of the
+    rank primes and whether the five are suited, as PokerKit's), the first
+    strongest one is kept, as PokerKit keeps it, and only that one becomes a
+    hand; the best hand of the same cards is remembered for the last 4,096
+    card sets of this hand type. Same hands, same cards, same order, same
+    winners; the cross-check plays PokerKit's own classes against these and
+    ``tests/controller/games/poker_room/test_quick_hands.py`` compares them
+    with PokerKit's on random cards.
+    """
+    table = _entries(base.lookup)
+    low = bool(base.low)
 
     def entry(self: Any) -> Any:
         found = self.__dict__.get("_entry")
@@ -56,17 +116,62 @@ def _quick(base: type) -> type:
             found = self.__dict__["_entry"] = self.lookup.get_entry(self.cards)
         return found
 
-    @lru_cache(maxsize=4096)
+    def less(self: Any, other: Any) -> Any:
+        if type(self) is not type(other):
+            return NotImplemented
+        mine, theirs = self.entry.index, other.entry.index
+        return mine > theirs if low else mine < theirs
+
+    def more(self: Any, other: Any) -> Any:
+        if type(self) is not type(other):
+            return NotImplemented
+        mine, theirs = self.entry.index, other.entry.index
+        return mine < theirs if low else mine > theirs
+
+    if base.card_count != 5:
+        raise TypeError(f"{base.__name__}: only five-card hands are formed this way")
+    remembered: dict[tuple[tuple[int, ...], tuple[int, ...]], Any] = {}
+
     def best(hole: tuple[Any, ...], board: tuple[Any, ...]) -> Any:
-        return base_from_game.__func__(quick, hole, board)
+        cards = hole + board
+        primes = [_PRIMES[c.rank] for c in cards]
+        suits = [c.suit for c in cards]
+        found, strongest = None, None
+        for a, b, c, d, e in _combo_indices(base, len(hole), len(board)):
+            s = suits[a]
+            candidate = table.get((primes[a] * primes[b] * primes[c] * primes[d] * primes[e],
+                                   s == suits[b] == suits[c] == suits[d] == suits[e]))
+            if candidate is None:
+                continue  # no hand of this type (an eight-or-better low with a nine, a pair)
+            if strongest is None or (candidate.index < strongest.index if low else candidate.index > strongest.index):
+                found, strongest = (a, b, c, d, e), candidate
+        if found is None:
+            raise ValueError(f"No valid {base.__qualname__} hand can be formed from the hole and board cards.")
+        hand = quick(tuple(cards[i] for i in found))
+        hand.__dict__["_entry"] = strongest
+        return hand
 
     def from_game(cls: type, hole_cards: Any, board_cards: Any = ()) -> Any:
-        return best(tuple(Card.clean(hole_cards)), tuple(Card.clean(board_cards)))
+        hole, board = _cards(hole_cards), _cards(board_cards)
+        key = _canonical(hole), _canonical(board)
+        if key[0] is None or key[1] is None:
+            return best(hole, board)  # cards that are not the table's own objects: not remembered
+        hand = remembered.get(key)  # type: ignore[arg-type]
+        if hand is None:
+            if len(remembered) >= 4096:
+                remembered.clear()
+            hand = remembered[key] = best(hole, board)  # type: ignore[index]
+        return hand
 
-    base_from_game = getattr(base, "from_game")
     quick = type(base.__name__, (base,), {"entry": property(entry), "from_game": classmethod(from_game),
+                                          "__lt__": less, "__gt__": more,
+                                          "__le__": lambda a, b: NotImplemented if type(a) is not type(b)
+                                          else not more(a, b),
+                                          "__ge__": lambda a, b: NotImplemented if type(a) is not type(b)
+                                          else not less(a, b),
+                                          "__eq__": base.__eq__, "__hash__": base.__hash__,
                                           "__doc__": base.__doc__, "__module__": __name__,
-                                          "forget": staticmethod(best.cache_clear)})
+                                          "forget": staticmethod(remembered.clear)})
     return quick
 
 

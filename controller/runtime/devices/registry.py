@@ -87,6 +87,12 @@ def by_name() -> dict[str, DeviceKind]:
     return {kind.name: kind for kind in all_kinds()}
 
 
+def rows() -> tuple[Mapping[type, Handler], frozenset[type]]:
+    """The translation's table in one look-up: event class -> handler, and the events only noted."""
+    scanned = _scanned()
+    return scanned[1], scanned[2]
+
+
 def handler(event: type) -> Handler | None:
     """The row of the translation for this event class, from the kind that sends it."""
     return _scanned()[1].get(event)

@@ -46,12 +46,14 @@ class Broker:
     """One nats-server process: a JetStream hub, a leaf node (``leaf_of``), or a cluster node."""
 
     def __init__(self, folder: Path, name: str = "hub", jetstream: bool = True, leaf_of: "Broker | None" = None,
-                 cluster: list[int] | None = None, cluster_port: int | None = None) -> None:
+                 cluster: list[int] | None = None, cluster_port: int | None = None,
+                 extra: list[str] | None = None, scheme: str = "nats") -> None:
         self.folder, self.name = folder, name
         self.port = free_port()
         self.leaf_port = free_port()
         self.cluster_port = cluster_port
         self.jetstream, self.leaf_of, self.cluster = jetstream, leaf_of, cluster
+        self.extra, self.scheme = extra or [], scheme  # more configuration (tls, authorization); tls:// clients
         self.domain = "hub"  # the JetStream domain: tables behind a leaf node reach the streams through it
         self.store = folder / f"{name}-js"
         self.conf = folder / f"{name}.conf"
@@ -61,7 +63,7 @@ class Broker:
 
     @property
     def url(self) -> str:
-        return f"nats://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def _write(self) -> None:
         lines = [f"server_name: {self.name}", "host: 127.0.0.1", f"port: {self.port}"]
@@ -74,7 +76,7 @@ class Broker:
         if self.cluster is not None and self.cluster_port is not None:
             routes = ", ".join(f"nats-route://127.0.0.1:{p}" for p in self.cluster if p != self.cluster_port)
             lines.append(f"cluster {{ name: floor, listen: 127.0.0.1:{self.cluster_port}, routes: [{routes}] }}")
-        self.conf.write_text("\n".join(lines) + "\n")
+        self.conf.write_text("\n".join(lines + self.extra) + "\n")
 
     def start(self) -> "Broker":
         binary = nats_server_binary()
@@ -83,6 +85,12 @@ class Broker:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(self.port)
         return self
+
+    def reload(self) -> None:
+        """Write the configuration again and have the running server read it (SIGHUP, as systemd's reload)."""
+        self._write()
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGHUP)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -62,7 +62,7 @@ domain = "hub"
 
 
 def floor_toml(folder: Path, servers: list[str], http: str = "", links: dict[str, int] | None = None,
-               checkpoint_s: float = 1.0) -> Path:
+               checkpoint_s: float = 1.0, keys: Path | None = None) -> Path:
     path = folder / "floor.toml"
     text = f"""
 [floor]
@@ -75,6 +75,8 @@ minor_unit = 100
 checkpoint_s = {checkpoint_s}
 domain = "hub"
 """
+    if keys is not None:
+        text += f'keys = "{keys}"\n'
     for name, base in (links or {}).items():
         text += f'\n[link.{name}]\nbase = {base}\njournal = "{folder / "floor" / f"link-{name}.sqlite"}"\n'
     path.write_text(text)

@@ -78,3 +78,66 @@ def test_two_jokers_rejected() -> None:
         pai_gow_high(_j("Ac Kd 9h") + [JOKER])
     with pytest.raises(HandError, match="no joker"):
         best_high(_j("Ac Kd 9h 5s"))
+
+
+def _reference_pai_gow(cards: tuple) -> int:  # type: ignore[type-arg]
+    """Brute force: every five of the cards, the joker as every card the seed lets it be, on the Pai Gow scale."""
+    from itertools import combinations
+
+    from controller.cards import deck
+    from controller.hands.fast import high_value
+    from controller.hands.joker import pai_gow_scale
+    from controller.hands.values import FLUSH, STRAIGHT, STRAIGHT_FLUSH, make_value, value_category
+
+    best = 0
+    for five in combinations(cards, 5):
+        natural = tuple(c for c in five if not c.is_joker)
+        if len(natural) == 5:
+            best = max(best, pai_gow_scale(high_value(natural)))
+            continue
+        if sum(1 for c in natural if c.rank == 14) == 4:
+            best = max(best, make_value(9, (14,)))  # four aces and the joker
+            continue
+        held = set(cards)
+        for sub in deck():
+            if sub in held:
+                continue
+            value = high_value(natural + (sub,))
+            if sub.rank == 14 or value_category(value) in (STRAIGHT, FLUSH, STRAIGHT_FLUSH):
+                best = max(best, pai_gow_scale(value))
+    return best
+
+
+def test_pai_gow_high_agrees_with_brute_force_on_random_seven_card_hands() -> None:
+    # 4,004 seven-card hands of the 53-card deck (about one in eight holds the joker), plus the wheels that the
+    # standard scale used to rank below a six-high straight once a sixth card was there
+    import random
+
+    from controller.cards import deck
+
+    rng = random.Random(2026)
+    cards = deck(jokers=1)
+    hands = [tuple(rng.sample(cards, 7)) for _ in range(4004)]
+    hands += [parse_cards("Ac 2d 3h 4s 5c 6d Kh"), parse_cards("Ac 2c 3c 4c 5c 6c Kh"),
+              tuple(parse_cards("2d 3h 4s 6d 9c Kh")) + (JOKER,), tuple(parse_cards("Ac 2c 3c 4c 6c 9d")) + (JOKER,)]
+    wrong = [h for h in hands if pai_gow_high(h).value != _reference_pai_gow(h)]
+    assert not wrong, f"{len(wrong)} hands ranked wrong, the first: {' '.join(map(str, wrong[0]))}"
+
+
+def test_a_wheel_beside_a_six_high_straight_is_the_wheel() -> None:
+    assert pai_gow_high(parse_cards("Ac 2d 3h 4s 5c 6d Kh")).name == "Straight, five high"
+    assert pai_gow_high(parse_cards("Ac 2c 3c 4c 5c 6c Kh")).name == "Straight flush, five high"
+
+
+def test_pai_gow_value_is_the_named_hands_value() -> None:
+    import random
+
+    from controller.cards import deck
+    from controller.hands.joker import pai_gow_value
+
+    rng = random.Random(7)
+    cards = deck(jokers=1)
+    hands = [rng.sample(cards, size) for size in (5, 6, 7) for _ in range(300)]
+    hands += [[*parse_cards(text), JOKER] for text in ("2h 5h 9h Kh 3c 7d", "Ah 2h 3h 4h 9c 9d", "Th Jh Qh Kh 2c 3c")]
+    for hand in hands:
+        assert pai_gow_value(hand) == pai_gow_high(hand).value, hand

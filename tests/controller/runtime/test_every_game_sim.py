@@ -32,7 +32,7 @@ from tests.tablectl import ROOT, run_tablectl
 ROUNDS = 10
 VARIANTS = [(spec.id, v.id) for spec in games.all_games() for v in spec.variants]
 DECIDING = {"blackjack", "caribbean-stud", "fast-poker", "restaurant-holdem", "three-card-poker",
-            "ultimate-texas-holdem", "texas-holdem-bonus", "dynamic-poker-pro"}
+            "ultimate-texas-holdem", "texas-holdem-bonus", "dynamic-poker-pro", "pai-gow-poker"}
 PEER = {spec.id for spec in games.all_games() if spec.new_round.__module__.startswith("controller.games.poker_room")}
 # A poker-room hand is some forty journaled events: the default run plays one table of each dealing family
 # (board, discards, stud, draw) for a few hands; every other game and betting plays under -m slow.

@@ -1,0 +1,169 @@
+"""House edge of Oasis Stud Poker: the bonus exact, ante and bet simulated with the stated strategy.
+
+Bonus (``--exact``): every five-card hand of the 52-card deck is ranked in
+batch (``controller.hands.batch``) and counted by paytable key; the counts
+settle through the game's ``bonus_result``. The bonus is figured for a box
+that plays its five cards (a fold or a switch loses it: that is the box's
+choice, priced by the strategy below). The joker table's bonus adds the
+hands with the joker: for each four natural cards, the best of every card the
+joker may stand for (``oasis_joker_high``'s rule, in batch), five of a kind
+where the four share a rank.
+
+Ante and bet (``--simulate N``): N rounds of one box against the dealer from a
+shuffled deck (``random.Random(--seed)``), the box playing the stated
+strategy (``oasis_stud.strategy``: bet with a pair or better or ace-king,
+switch the odd card of four to a flush, else fold; ``buys``: buy the dealer a
+game with two pair or better), each round settled through ``box_results``:
+the net of ante, bet and fees per ante, with its 95 % interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from controller.cards import Card, deck
+from controller.games.contract import GameSpec, RoundConfig
+from controller.games.oasis_stud import (
+    bonus_result, box_results, buys, qualifies, rank_hand, replaced, strategy,
+)
+from controller.hands.batch import rank_batch
+from controller.hands.high import CATEGORIES, HighHand
+from controller.house_edge.ultimate_texas_holdem import KEYS, key_counts
+
+ROYAL = 8 << 20 | 14 << 16
+
+
+def _stand_in(key: str) -> HighHand:
+    """A hand of paytable key ``key`` for ``bonus_result`` (only the key matters to it)."""
+    if key == "royal_flush":
+        return HighHand("straight_flush", True, 0, (), "")
+    return HighHand(key, False, 0, (), "")
+
+
+def joker_key_counts() -> dict[str, int]:
+    """Hands of four natural cards and the joker, by the key of their best (the joker fully wild)."""
+    counts: dict[str, int] = {}
+    rows = np.array(list(combinations(range(52), 4)), dtype=np.int16)
+    for start in range(0, len(rows), 20000):
+        four = rows[start:start + 20000]
+        best = np.zeros(len(four), dtype=np.int64)
+        for sub in range(52):
+            free = ~np.any(four == sub, axis=1)
+            rows_free = four[free]
+            five = np.concatenate([rows_free, np.full((len(rows_free), 1), sub, dtype=np.int16)], axis=1)
+            values = rank_batch(np.sort(five, axis=1), presorted=True).astype(np.int64)
+            best[free] = np.maximum(best[free], values)
+        ranks = four // 4
+        quads = np.all(ranks == ranks[:, :1], axis=1)
+        keys = np.where(best == ROYAL, 9, best >> 20)
+        for index, n in zip(*np.unique(keys[~quads], return_counts=True)):
+            key = KEYS[int(index)]
+            counts[key] = counts.get(key, 0) + int(n)
+        counts["five_of_a_kind"] = counts.get("five_of_a_kind", 0) + int(quads.sum())
+    return counts
+
+
+def bonus_exact(config: RoundConfig) -> dict[str, Any]:
+    table = config.paytable["bonus"]
+    counts = dict(zip(KEYS, key_counts(5)))
+    if config["jokers"]:
+        for key, n in joker_key_counts().items():
+            counts[key] = counts.get(key, 0) + n
+    total = sum(counts.values())
+    ev = 0.0
+    for key, n in counts.items():
+        if not n:
+            continue
+        result, odds = bonus_result(table, _stand_in(key))
+        ev += n * (odds.paid / odds.per if result == "win" and odds else -1.0 if result == "lose" else 0.0)
+    return {"house_edge_percent": -100 * ev / total, "hands": total,
+            "note": "the box plays its five cards (a fold or a switch loses the bonus)"}
+
+
+def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) -> dict[str, Any]:
+    table = config.paytable[config.variant]
+    rng = random.Random(seed)
+    cards: list[Card] = deck(jokers=int(config["jokers"]))
+    total = squares = staked = 0.0
+    counts = {"fold": 0, "switch": 0, "buy": 0, "dealer_opens": 0}
+    for n in range(rounds):
+        rng.shuffle(cards)
+        box, dealer_cards, spare = list(cards[:5]), list(cards[5:10]), iter(cards[10:])
+        net = 0.0
+        decision, given = strategy(table, box, False, int(config["jokers"]))
+        stake = 1.0
+        if decision == "switch" and given:
+            counts["switch"] += 1
+            net -= len(given)
+            stake += len(given)
+            for card in given:
+                box[box.index(card)] = next(spare)
+            decision, _ = strategy(table, box, True, int(config["jokers"]))
+        if decision == "fold":
+            counts["fold"] += 1
+            net -= 1
+        else:
+            stake += 2
+            hand, first = rank_hand(config, box), rank_hand(config, dealer_cards)
+            opened = qualifies(table, first)
+            counts["dealer_opens"] += opened
+            bought = not opened and table["dealer_replaces"] and buys(table, hand)
+            dealer = first
+            if bought:
+                counts["buy"] += 1
+                net -= 1
+                stake += 1
+                for position in replaced(dealer_cards, int(table["dealer_replaces"])):
+                    dealer_cards[position] = next(spare)
+                dealer = rank_hand(config, dealer_cards)
+            for spot, (result, odds) in box_results(table, hand, dealer, opened, bool(bought)).items():
+                unit = 1.0 if spot == "ante" else 2.0
+                if result == "win" and odds is not None:
+                    net += unit * odds.paid / odds.per
+                elif result == "lose":
+                    net -= unit
+        total += net
+        squares += net * net
+        staked += stake
+        if progress is not None and n % 4096 == 0:
+            progress(n)
+    mean = total / rounds
+    half = 1.96 * math.sqrt(max(0.0, squares / rounds - mean * mean) / rounds)
+    return {"house_edge_percent": -100 * mean, "ci95_percent": [-100 * (mean + half), -100 * (mean - half)],
+            "per_total_staked_percent": -100 * total / staked, "rounds": rounds,
+            "rates": {k: round(v / rounds, 6) for k, v in counts.items()}}
+
+
+def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
+    rounds = getattr(args, "simulate", None)
+    if not rounds and not getattr(args, "exact", False):
+        raise ValueError("oasis-stud: --exact for the bonus, --simulate N for ante and bet")
+    out: dict[str, Any] = {"game": spec.id, "variant": config.variant, "bets": {}}
+    methods = []
+    if getattr(args, "exact", False):
+        started = time.perf_counter()
+        if config["jokers"]:  # the joker table offers no bonus: what the 52-card table would give there
+            out["not_offered"] = {"bonus": bonus_exact(config)}
+        else:
+            out["bets"]["bonus"] = bonus_exact(config)
+        out["exact_seconds"] = round(time.perf_counter() - started, 2)
+        methods.append("exact bonus")
+    if rounds:
+        if rounds < 1000:
+            raise ValueError("--simulate needs at least 1000 rounds")
+        started = time.perf_counter()
+        out["bets"]["ante_bet"] = simulate(config, rounds, getattr(args, "seed", 1), getattr(args, "progress", None))
+        out["simulation_seconds"] = round(time.perf_counter() - started, 1)
+        methods.append(f"simulated ante and bet ({rounds} rounds, the stated strategy)")
+    out["method"] = "; ".join(methods)
+    return out
+
+
+__all__ = ["CATEGORIES", "bonus_exact", "report", "simulate"]

@@ -1,0 +1,105 @@
+"""Oasis Stud Poker (seed 002): every version and table through the scenarios, against results worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.cards import parse_cards
+from controller.games import configure
+from controller.games.oasis_stud import bonus_result, hand_key, qualifies, rank_hand, replaced
+from tests.controller.games.scenario_lines import check_file
+
+FI = [  # ante 100, bet 200, bonus 10: the ante 1 to 1, the bet by the table (100 to 1 ... 1 to 1), the bonus by its
+    "1 ante win 100; 1 bet win 20000; 1 bonus win 50000",  # royal flush: 100 and 5000
+    "1 ante win 100; 1 bet win 10000; 1 bonus win 10000",  # straight flush: 50 and 1000
+    "1 ante win 100; 1 bet win 4000; 1 bonus win 2500",  # four of a kind: 20 and 250
+    "1 ante win 100; 1 bet win 1400; 1 bonus win 1500",  # full house: 7 and 150
+    "1 ante win 100; 1 bet win 1000; 1 bonus win 1000",  # flush: 5 and 100
+    "1 ante win 100; 1 bet win 800; 1 bonus win 500",  # straight: 4 and 50
+    "1 ante win 100; 1 bet win 600; 1 bonus push 0",  # three of a kind: 3, the bonus stays
+    "1 ante win 100; 1 bet win 400; 1 bonus push 0",  # two pair: 2, the bonus stays
+    "1 ante win 100; 1 bet win 200; 1 bonus lose -10",  # a pair: 1, below two pair the bonus loses
+    "1 ante win 100; 1 bet win 200; 1 bonus lose -10",  # ace-king: 1
+    "1 ante lose -100; 1 bet lose -200",
+    "1 ante push 0; 1 bet push 0",
+    "1 ante win 100; 1 bet push 0",
+    "1 ante lose -100; 1 bonus lose -10",
+    "1 ante win 100; 1 bet win 1000; 1 bonus lose -10; 1 switch lose -100",
+    "1 ante win 100; 1 bet win 400; 1 buy_dealer lose -100; 2 ante win 100; 2 bet push 0",
+    "1 ante lose -100; 1 bet lose -200; 1 buy_dealer lose -100",
+    "1 ante push 0; 1 bet push 0; 1 buy_dealer lose -100",
+    "1 ante push 0; 1 bet push 0; 1 switch lose -100; 1 buy_dealer lose -100; 2 ante lose -100",
+    "1 ante push 0; 1 bonus push 0",
+]
+
+
+def test_the_first_version_every_line_and_rule():
+    doc = check_file("oasis-stud", "fi-rules", FI, rejected=[[]] * 18 + [[0, 1, 2, 3, 6, 7, 24, 25, 28, 29, 31, 33], []])
+    rounds = doc["rounds"]
+    assert rounds[15]["outcome"]["dealer"]["bought"]["cards"] == ["9h", "9c", "7h", "5d", "3s"]
+    assert rounds[14]["settlements"][2]["note"] == "switched a card: the bonus is lost (002)"
+
+
+def test_version_a_switches_nothing():
+    check_file("oasis-stud", "fi-a", ["1 ante lose -100; 1 bet lose -200", "1 ante win 100; 1 bet push 0",
+                                      "1 ante win 100; 1 bet win 200"], rejected=[[12], [13], []])
+
+
+def test_version_b():
+    check_file("oasis-stud", "fi-b", [
+        "1 ante win 100; 1 bet win 20000", "1 ante win 100; 1 bet win 10000", "1 ante win 100; 1 bet win 4000",
+        "1 ante win 100; 1 bet win 1400", "1 ante win 100; 1 bet win 1000", "1 ante win 100; 1 bet win 600",
+        "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
+        "1 ante win 100; 1 bet push 0",
+        "1 ante win 100; 1 bet win 1400; 1 switch lose -200; 1 buy_dealer lose -100",
+    ])
+
+
+def test_the_joker_table():
+    check_file("oasis-stud", "fi-joker", [
+        "1 ante win 100; 1 bet win 10000",  # royal flush with the joker: 50 to 1
+        "1 ante win 100; 1 bet win 10000",  # a natural royal, paid the same
+        "1 ante win 100; 1 bet win 6000",  # five of a kind: 30 to 1
+        "1 ante win 100; 1 bet win 2000", "1 ante win 100; 1 bet win 600", "1 ante win 100; 1 bet win 600",
+        "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
+        "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
+        "1 ante win 100; 1 bet win 200",  # no bonus here: the bet on it is refused
+    ], rejected=[[]] * 11 + [[1]])
+
+
+def test_the_table_from_a_pair_of_tens():
+    check_file("oasis-stud", "fi-tens", [
+        "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 10000",
+        "1 ante win 100; 1 bet win 2200", "1 ante win 100; 1 bet win 1600", "1 ante win 100; 1 bet win 1000",
+        "1 ante win 100; 1 bet win 600", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
+        "1 ante win 100; 1 bet push 0",
+    ])
+
+
+def test_the_bonus_cap():
+    doc = check_file("oasis-stud", "bonus-cap", ["1 ante win 100; 1 bet win 1000; 1 bonus win 1500"])
+    assert "capped" in doc["rounds"][0]["settlements"][2]["note"]
+
+
+@pytest.mark.parametrize("variant, dealer, opens", [
+    ("fi", "Ad Kc 9h 6s 3d", True), ("fi", "Ad Qc 9h 6s 3d", False), ("fi-b", "Ad Kc 9h 6s 3d", False),
+    ("fi-b", "7d 7c 9h 6s 3d", False), ("fi-b", "8d 8c 9h 6s 3d", True), ("fi-tens", "9d 9c Ah 6s 3d", False),
+    ("fi-tens", "Td Tc 9h 6s 3d", True),
+])
+def test_the_dealer_opens(variant, dealer, opens):
+    _, config = configure("oasis-stud", variant)
+    assert qualifies(config.paytable[variant], rank_hand(config, parse_cards(dealer))) is opens
+
+
+def test_the_dealer_replaces_his_highest_cards_outside_a_pair():
+    assert replaced(parse_cards("Qd 9c 7h 5d 3s"), 1) == [0]
+    assert replaced(parse_cards("7d 7c Kc 9h 3d"), 2) == [2, 3]
+
+
+def test_the_bonus_below_two_pair_loses():
+    _, config = configure("oasis-stud", "fi")
+    bonus = config.paytable["bonus"]
+    for text, result in [("Th Td 6c 4s 2h", "lose"), ("Jh Jd 4c 4s 8d", "push"), ("5h 5d 5c Kh 2s", "push"),
+                         ("8s 9d Tc Jh Qs", "win")]:
+        hand = rank_hand(config, parse_cards(text))
+        assert bonus_result(bonus, hand)[0] == result, (text, hand_key(hand))

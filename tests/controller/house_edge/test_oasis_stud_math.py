@@ -1,0 +1,30 @@
+"""`tablectl math oasis-stud`: the bonus exact, the ante and bet simulated through the game's rules."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from controller.games import configure
+from controller.house_edge.oasis_stud import bonus_exact, simulate
+
+
+def test_the_bonus_is_the_textbook_count_of_five_card_hands():
+    _, config = configure("oasis-stud", "fi")
+    # royal 4, straight flush 36, quads 624, full house 3,744, flush 5,108, straight 10,200 pay 5000 .. 50;
+    # three of a kind (54,912) and two pair (123,552) push; the other 2,400,780 hands lose
+    won = 4 * 5000 + 36 * 1000 + 624 * 250 + 3744 * 150 + 5108 * 100 + 10200 * 50
+    edge = -Fraction(won - 2_400_780, 2_598_960) * 100
+    assert bonus_exact(config)["house_edge_percent"] == pytest.approx(float(edge), abs=1e-9)
+
+
+@pytest.mark.parametrize("variant", ["fi", "fi-a", "fi-b"])
+def test_the_simulation_follows_the_version(variant):
+    _, config = configure("oasis-stud", variant)
+    out = simulate(config, 3000, seed=9)
+    low, high = out["ci95_percent"]
+    assert low < out["house_edge_percent"] < high
+    rates = out["rates"]
+    assert (rates["switch"] == 0 and rates["buy"] == 0) if variant == "fi-a" else rates["switch"] > 0
+    assert 0.3 < rates["fold"] < 0.6 if variant != "fi-b" else rates["fold"] == 0  # B: every hand bets

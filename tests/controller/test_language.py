@@ -1,0 +1,244 @@
+"""The message catalogues: every message has a translation in every language, and the table speaks them.
+
+The catalogues are controller/locale/*.po (docs/languages.md). What fails here:
+- an id the runtime composes (``lang.t("...")``) that the template controller/locale/tablectl.pot lacks;
+- an id of the template with no translation (or a fuzzy one) in a language, or with other places;
+- a prompt, alert or reason that one of the translated games writes (its scenario files, a simulated
+  run) and that no id of the catalogue translates.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.games.contract import Accepted, Alert, Prompt
+from controller.language import (CONTEXT, GAME, LOCALE_DIR, TRANSLATED_GAMES, Language, language, languages,
+                                 places, read_po)
+from controller.runtime.journal import Journal
+from controller.runtime.outputs import Terminal
+from controller.scenario import load_scenario, parse_json
+from tests.tablectl import ROOT, run_tablectl
+
+CODES = [c for c in languages() if c != "en"]
+
+
+def test_the_five_languages_are_there() -> None:
+    assert set(languages()) == {"en", "sv", "de", "fi", "da"}
+    assert languages()["sv"] == "svenska" and languages()["de"] == "Deutsch"
+
+
+def test_the_template_holds_every_id_the_runtime_composes() -> None:
+    done = subprocess.run([sys.executable, "tools/catalogue.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_id_has_a_translation_with_the_same_places(code: str) -> None:
+    template = read_po(LOCALE_DIR / "tablectl.pot", keep_empty=True)["messages"]
+    po = read_po(LOCALE_DIR / f"{code}.po")
+    untranslated = [m for m in template if m not in po["messages"]]
+    assert not untranslated, f"{code}.po: {len(untranslated)} ids without a translation, first {untranslated[:3]}"
+    assert not po["fuzzy"], f"{code}.po: fuzzy entries {list(po['fuzzy'])[:3]}"
+    stale = [m for m in po["messages"] if m not in template]
+    assert not stale, f"{code}.po: ids no longer in the template: {stale[:3]}"
+    for msgid, msgstr in po["messages"].items():
+        assert sorted(set(places(msgid))) == sorted(set(places(msgstr))), (code, msgid, msgstr)
+        assert msgstr.strip() and msgstr != "TODO"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="gettext's msgfmt is not installed")
+@pytest.mark.parametrize("code", CODES)
+def test_gettext_itself_accepts_the_catalogue(code: str) -> None:
+    done = subprocess.run(["msgfmt", "--check", "--check-format", "-o", "/dev/null", str(LOCALE_DIR / f"{code}.po")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_message_without_a_translation_is_caught() -> None:
+    sv = language("sv")
+    assert sv.text("First card to box 3") == "Första kortet till box 3"
+    partial = Language("sv", "svenska", {k: v for k, v in sv.messages.items()
+                                         if k != f"{GAME}{CONTEXT}First card to box {{box}}"})
+    assert partial.text("First card to box 3") == "First card to box 3"  # shown as it is, in English
+    assert partial.missing == {"First card to box 3"}
+    # a place whose English words have no translation does not pass through into another language
+    assert partial.text("box 2: split only two cards of the same colour") == \
+        "box 2: split only two cards of the same colour"
+    assert "box 2: split only two cards of the same colour" in partial.missing
+
+
+def test_places_are_translated_in_turn() -> None:
+    assert language("sv").text("Dealer shows an ace: insurance? Box 2: soft 17 against an ace — stand, hit or "
+                               "double?") == "Dealern visar ess: försäkring? Box 2: mjuk 17 mot ett ess — stanna, " \
+                                             "kort eller dubbla?"
+    assert language("de").text("Punto draws on 4: third card to Punto") == \
+        "Spieler zieht bei 4: dritte Karte für Spieler"
+    assert language("da").text("decision (fold or raise) at box 1, 2") == \
+        "beslutning (opgiv kortene eller forhøj) ved boks 1, 2"
+    assert language("fi").text("burn puck sensed at box 3 but it belongs at box 1: move it to box 1 (or a "
+                               "supervisor override); the deal waits").startswith("Burn-kiekko havaittu pelipaikalla 3")
+
+
+@functools.lru_cache(maxsize=1)
+def _all_scenario_texts() -> dict[str, set[str]]:
+    """Every prompt, alert and reason the scenario files make their games write, by game."""
+    out: dict[str, set[str]] = {}
+    for path in sorted(glob.glob(str(ROOT / "tests" / "scenarios" / "**" / "*.json"), recursive=True)):
+        if path.endswith(".expected.json"):
+            continue
+        try:
+            scenario = load_scenario(parse_json(Path(path).read_text(encoding="utf-8")))
+        except ValueError:
+            continue  # the malformed-file cases
+        texts = out.setdefault(scenario.spec.id, set())
+        carried: tuple = ()
+        for index, events in enumerate(scenario.rounds):
+            if scenario.carried and index in scenario.carried:
+                carried = scenario.carried[index]
+            round_ = scenario.spec.new_round(scenario.config, carried)
+            for event in events:
+                answer = round_.apply(event)
+                if isinstance(answer, Accepted):
+                    texts |= {e.text for e in answer.effects if isinstance(e, (Prompt, Alert))}
+                else:
+                    texts.add(answer.reason)
+            carried = round_.carried() if round_.complete else ()
+    return out
+
+
+@pytest.mark.parametrize("game", TRANSLATED_GAMES)
+def test_every_message_of_the_scenarios_translates(game: str) -> None:
+    texts = _all_scenario_texts().get(game, set())
+    assert texts, f"no scenario of {game} says anything"
+    for code in CODES:
+        lang = Language(code, code, language(code).messages)
+        for text in sorted(texts):
+            lang.text(text)
+        assert not lang.missing, f"{code}: {len(lang.missing)} texts of {game} without a translation: " \
+                                 f"{sorted(lang.missing)[:4]}"
+
+
+# the default run plays four of the games (one of each kind: cards with decisions, a tableau, a wheel, a banked
+# poker game); the others, whose messages the scenario files cover too, with -m slow
+SIMULATED = [g if g in ("blackjack", "punto-banco", "roulette", "caribbean-stud") else
+             pytest.param(g, marks=pytest.mark.slow) for g in TRANSLATED_GAMES]
+
+
+@pytest.mark.parametrize("game", SIMULATED)
+def test_a_simulated_table_speaks_swedish_throughout(game: str, tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    done = run_tablectl("run", "--simulate", "--game", game, "--rounds", "3", "--fast", "--lang", "sv",
+                        "--journal", str(journal), timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "place your bets" not in out and "placera era insatser" in out
+    assert "session:" not in out and "passet: 3 spelomgångar" in out
+    for code in CODES:  # every record of the run, in every language: nothing falls back to English
+        lang = Language(code, code, language(code).messages)
+        j = Journal(journal, readonly=True)
+        try:
+            for record in j.records():
+                Terminal.line(record, 100, "SEK", lang)
+        finally:
+            j.close()
+        assert not lang.missing, f"{code}: {game} said, without a translation: {sorted(lang.missing)[:4]}"
+
+
+def _table_file(tmp_path: Path, line: str) -> Path:
+    """hw/tables/blackjack-se.toml with one more line in [table], beside the pin map it names."""
+    (tmp_path / "tables").mkdir()
+    shutil.copy(ROOT / "hw" / "dealer-panel.toml", tmp_path / "dealer-panel.toml")
+    text = (ROOT / "hw" / "tables" / "blackjack-se.toml").read_text(encoding="utf-8")
+    path = tmp_path / "tables" / "table.toml"
+    path.write_text(text.replace('currency = "SEK"\n', f'currency = "SEK"\n{line}\n', 1), encoding="utf-8")
+    return path
+
+
+def test_config_check_names_the_language(tmp_path: Path) -> None:
+    done = run_tablectl("config", "check", str(_table_file(tmp_path, 'language = "sv"')))
+    assert done.returncode == 0, done.stderr
+    assert "language sv," in done.stdout
+
+
+@pytest.mark.parametrize("value", ['"xx"', '"SV"', "7", '""'])
+def test_config_check_refuses_an_unknown_language_in_one_line(tmp_path: Path, value: str) -> None:
+    path = _table_file(tmp_path, f"language = {value}")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{path}: table.language = " in lines[0]
+    assert "en, da, de, fi, sv" in lines[0]
+
+
+def test_run_refuses_an_unknown_lang_in_one_line() -> None:
+    done = run_tablectl("run", "--simulate", "--game", "blackjack", "--rounds", "1", "--lang", "klingon")
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
+    assert "--lang klingon: a language code of the catalogue" in done.stderr
+
+
+def test_the_sign_speaks_the_tables_language(tmp_path: Path) -> None:
+    from controller import config as table_config
+    from controller.runtime.view import sign_content, sign_lines, ResultsBoard
+
+    config = table_config.load(str(_table_file(tmp_path, 'language = "sv"')))
+
+    class _Table:
+        def __init__(self) -> None:
+            self.config, self.faults = config, {"device_fault.shoe": object()}
+            self.last_outcome = {"dealer": {"cards": ["Kh", "7s"], "total": 17}}
+
+    lines = sign_lines(_Table())
+    assert lines[0] == "Black Jack SE" and lines[1].startswith("INSATS ") and lines[1].endswith(" SEK")
+    assert any(line.startswith("ÖVER 13 ") for line in lines)
+    assert "SENASTE dealern Kh 7s (17)" in lines and lines[-1] == "VÄNLIGEN VÄNTA: spelet är stoppat"
+    content = sign_content(_Table(), ResultsBoard())
+    assert content.title == "Black Jack" and content.limits[0].label == "INSATS"
+
+
+def test_journal_tail_speaks_the_language_asked_for(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    done = run_tablectl("run", "--simulate", "--game", "punto-banco", "--rounds", "1", "--fast", "--journal",
+                        str(journal))
+    assert done.returncode == 0, done.stderr
+    english = run_tablectl("journal", "tail", str(journal), "-n", "40")
+    german = run_tablectl("journal", "tail", str(journal), "-n", "40", "--lang", "de")
+    assert english.returncode == german.returncode == 0
+    assert "No more bets. Card 1 to Punto" in english.stdout
+    assert "Nichts geht mehr. Karte 1 an den Spieler" in german.stdout and "No more bets" not in german.stdout
+    as_json = run_tablectl("journal", "tail", str(journal), "-n", "40", "--json", "--lang", "de")
+    assert "No more bets. Card 1 to Punto" in as_json.stdout  # the machine-readable output stays as journaled
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_faults_list_speaks_the_language(code: str) -> None:
+    from controller.runtime.faults import CLEAR_ROLES, FAULTS
+
+    done = run_tablectl("faults", "list", "--lang", code)
+    assert done.returncode == 0, done.stderr
+    for kind in FAULTS.values():  # the names and tower patterns stay; the words are translated
+        assert f"{kind.name}: " in done.stdout and kind.pattern in done.stdout
+        assert kind.meaning not in done.stdout and CLEAR_ROLES[kind.clear_role] not in done.stdout
+    assert language(code).t(FAULTS["journal"].meaning) in done.stdout
+
+
+def test_a_layouts_spots_are_named_as_the_seed_names_them() -> None:
+    sv, de = language("sv"), language("de")
+    assert sv.spot("straight:17") == "enkelnummer 17" and de.spot("straight:17") == "Plein 17"
+    assert sv.spot("split:17,20") == "två nummer 17,20" and sv.word("split") == "dela"  # the action is another word
+    assert sv.spot("red") == "rött" and sv.word("red") == "röd"  # the even chance and the die's colour
+    assert sv.spot("main") == "insats" and sv.spot("nonsense:3") == "nonsense:3"
+    assert language("en").spot("straight:17") == "straight:17"
+
+
+def test_the_tables_shared_words_do_not_grow_with_untranslated_texts() -> None:
+    shared = language("da")
+    for n in range(50):  # a daemon's fault texts, a device's words: shown in English, not remembered
+        assert shared.text(f"shoe jam number {n} at the cut card") == f"shoe jam number {n} at the cut card"
+    assert shared is language("da") and not shared.missing
