@@ -9,8 +9,9 @@
 set -eu
 cd "$(dirname "$0")"
 # displays: the emulated sign and jackpot display draw with luma and Pillow; vision: the simulated dice and
-# roulette cameras render each throw and read it with the real OpenCV reader; math: `tablectl math` (numpy)
-TABLECTL_EXTRAS="displays,vision,math"
+# roulette cameras render each throw and read it with the real OpenCV reader; math: `tablectl math` (numpy);
+# terminal: the dealer terminal and the pit view
+TABLECTL_EXTRAS="displays,vision,math,terminal"
 . ./tools/venv.sh
 game="punto-banco"
 rounds="10"

@@ -3,8 +3,8 @@
 # Extra arguments go to pytest (for example: sh test.sh -m slow, or sh test.sh tests/controller).
 set -eu
 cd "$(dirname "$0")"
-TABLECTL_EXTRAS="dev,vision,displays,floor"
-# The floor view's browser test drives Debian's chromium; install it where it is missing and we may.
+TABLECTL_EXTRAS="dev,vision,displays,floor,terminal"
+# The floor view's and the dealer terminal's browser tests drive Debian's chromium; install it where it is missing and we may.
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
         echo "test.sh: could not install chromium; the browser tests will be skipped" >&2

@@ -38,6 +38,9 @@ class Card:
         elif not (2 <= self.rank <= 14) or self.suit not in SUITS or len(self.suit) != 1:
             raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
+    def __deepcopy__(self, memo: dict[int, object]) -> "Card":
+        return self  # immutable: a round's snapshot shares its cards
+
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER_RANK

@@ -76,6 +76,7 @@ class TableConfig:
     device_timeout_s: float = 5.0
     pin_map: PinMap | None = None  # the build's pin map (hw/<build>.toml) named by devices.gpio.pin_map
     code_digest: str | None = None  # the stored digest of the installed code, checked at power-up
+    terminal: Mapping[str, Any] = field(default_factory=dict)  # the dealer terminal and pit view ([terminal])
     language: str = "en"  # [table] language: the croupier's, the players' and the pit's words (docs/languages.md)
 
 
@@ -88,7 +89,8 @@ PIN_FACTORIES, BAUDS = checks.PIN_FACTORIES, checks.BAUDS
 _IN_PIN_MAP = ("buttons", "puck", "tower", "presence", "progressive")
 """Device names of the first daemon format; their pins now live in the pin map of [devices.gpio]."""
 HW = Path(__file__).resolve().parent.parent / "hw"
-_SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "floor")
+_SECTIONS = ("table", "options", "limits", "devices", "jackpot", "journal", "console", "runtime", "floor",
+             "terminal")
 _TABLE_KEYS = ("id", "game", "variant", "currency", "minor_unit", "price_base_amount", "language")
 _JACKPOT_KEYS = ("base", "contribution", "cap", "overflow", "link")
 _RUNTIME_KEYS = {"output_interval_ms": _int_range(0, 1000), "device_timeout_s": _int_range(1, 600),
@@ -117,6 +119,76 @@ def _console_users(v: Any) -> str | None:
 
 def _socket_path(v: Any) -> str | None:
     return None if isinstance(v, str) and v.startswith("/") else "an absolute path for the console's Unix socket"
+
+
+def _address(v: Any) -> str | None:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(v if isinstance(v, str) else "")
+    except ValueError:
+        return "an IP address of the Pi to serve the terminal on (127.0.0.1 for the touchscreen only)"
+    return None
+
+
+_TERMINAL_KEYS = {"enabled": _bool, "address": _address, "port": _int_range(0, 65535),
+                  "cert": lambda v: _text(v) and "the TLS certificate file (PEM)",
+                  "key": lambda v: _text(v) and "the TLS private key file (PEM)",
+                  "key_file": lambda v: _text(v) and "the file of the terminal's session key (made on first start)",
+                  "session_hours": _int_range(1, 24)}
+
+
+def _terminal(c: "_Checker", terminal: Mapping[str, Any], base_dir: Path | None) -> dict[str, Any]:
+    """``[terminal]``: a page on 127.0.0.1 by default; any other address only with a TLS certificate and key."""
+    import importlib.util
+    import ipaddress
+
+    _simple(c, "terminal", terminal, _TERMINAL_KEYS)
+    out = dict(terminal)
+    address = terminal.get("address", "127.0.0.1")
+    loopback = isinstance(address, str) and not _address(address) and ipaddress.ip_address(address).is_loopback
+    for name in ("cert", "key"):
+        value = terminal.get(name)
+        if isinstance(value, str) and value:
+            path = Path(value) if base_dir is None or Path(value).is_absolute() else base_dir / value
+            if not path.is_file():
+                c.bad(f"terminal.{name}", value, "an existing PEM file (the path is read from the config's folder)")
+            out[name] = str(path)
+    installed = all(importlib.util.find_spec(m) for m in ("starlette", "uvicorn"))
+    if terminal.get("enabled", False) is True and not installed:
+        c.bad("terminal.enabled", True, "the dealer terminal needs the 'terminal' extra installed "
+                                        "(pip install 'tablectl[terminal]'; sh run.sh does it)")
+    if terminal.get("enabled", False) and not loopback and not (terminal.get("cert") and terminal.get("key")):
+        c.bad("terminal.address", address, "127.0.0.1, or give terminal.cert and terminal.key: the pit reads the "
+                                           "page over the network only with TLS")
+    return out
+
+
+def emulated_only(devices: Mapping[str, DeviceConfig]) -> bool:
+    """Every device is an emulator (in-process, on a pty, on mock pins): a simulated table, whose virtual
+    croupier and players take the decisions."""
+    def emulated(d: DeviceConfig) -> bool:
+        return d.driver in ("simulated", "text", "dummy", "synthetic") or \
+            (d.driver == "gpio" and d.settings.get("pin_factory") == "mock") or \
+            (d.driver == "serial" and d.settings.get("port") == "pty")
+    return all(emulated(d) for d in devices.values())
+
+
+def _decision_inputs(c: "_Checker", spec: GameSpec, round_config: RoundConfig, terminal: Mapping[str, Any],
+                     pin_map: PinMap | None, devices: Mapping[str, DeviceConfig]) -> None:
+    """A game whose players decide needs an input for every decision: the dealer terminal, or a button each
+    (a simulated table's virtual players decide for themselves)."""
+    needed = list(spec.player_decisions(round_config))
+    if not needed or terminal.get("enabled", False) or emulated_only(devices):
+        return
+    wired = {b.action_for(spec.id) or (b.action if b.action and spec.takes_button_action(b.action) else None)
+             for b in pin_map.buttons} if pin_map is not None else set()  # keypad keys
+    # (decision_N) count only with the terminal, which shows what each key means
+    missing = [n for n in needed if n not in wired]
+    if missing:
+        c.plain("terminal", f"{spec.id} needs the players' decisions ({', '.join(needed)}) but this table has no "
+                            f"input for {', '.join(missing)}: set [terminal] enabled = true (the dealer terminal), "
+                            f"or wire a decision button for each in the pin map of [devices.gpio]")
 
 
 _CONSOLE_KEYS = {"enabled": _bool, "port": _port, "baud": _choice(*BAUDS), "socket": _socket_path,
@@ -265,6 +337,9 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     _simple(c, "console", console, _CONSOLE_KEYS)
     runtime = c.table(data, "runtime")
     _simple(c, "runtime", runtime, _RUNTIME_KEYS)
+    terminal = _terminal(c, c.table(data, "terminal"), base_dir)
+    if spec is not None and round_config is not None:
+        _decision_inputs(c, spec, round_config, terminal, pin_map, devices)
     floor_section = c.table(data, "floor")
     floor = None
     if floor_section or any(j.link for j in jackpots):
@@ -284,6 +359,7 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
         device_timeout_s=float(runtime.get("device_timeout_s", 5)),
         pin_map=pin_map,
         code_digest=runtime.get("code_digest"),
+        terminal=MappingProxyType(terminal),
         language=language,
         floor=floor,
     )
@@ -467,7 +543,8 @@ def _devices(c: _Checker, section: Mapping[str, Any], base_dir: Path | None) -> 
     return out
 
 
-RUNTIME_ACTIONS = ("close_bets", "confirm", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe")
+RUNTIME_ACTIONS = ("close_bets", "confirm", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe") + \
+    tuple(f"decision_{n}" for n in range(1, 10))
 """Button actions the runtime itself understands; a game's declared actions come on top (docs/configuration.md)."""
 
 

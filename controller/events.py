@@ -30,6 +30,9 @@ class Bet:
     amount: int | None = None
     player: str | None = None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> "Bet":
+        return self  # immutable: a round's snapshot shares its bets
+
 
 @dataclass(frozen=True, slots=True)
 class CloseBets:

@@ -147,6 +147,54 @@ def write_sign() -> None:
     write_png(render_matrix(frame_at(examples.BLACKJACK, SIGN_WIDTH, 0.0), pitch=4), IMG / "sign-blackjack.png")
 
 
+def board_content(game: str, variant: str, rounds: int, seed: int):
+    """The sign's content of a table that has played ``rounds`` seeded rounds (the controller's own path:
+    the game's outcomes, its board and controller/runtime/sign_board.py, as the running table shows it)."""
+    import random
+    import tempfile
+
+    from controller import cards, config as table_config
+    from controller.events import Bet, CardOut, CloseBets, Dice, Wheel
+    from controller.runtime.device_outputs import DeviceView
+    from controller.runtime.table import Table
+
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        data = table_config.simulated_defaults(game, variant, str(Path(tmp) / "journal.sqlite"))
+        table = Table.open(table_config.from_mapping(data, "docs"))
+        view = DeviceView(table)  # the table marks every commit on its board itself
+        deck = cards.shuffled(cards.shoe(8), rng)
+        spot = {"roulette": "red", "punto-banco": "banco", "sic-bo": "big", "tarning": "red"}.get(game, "red")
+        for _ in range(rounds):
+            start = table.round_no
+            table.submit("docs", Bet(1, spot if game != "tarning" else table.config.spec.spots_for(variant)[0].name,
+                                     1000))
+            table.submit("docs", CloseBets())
+            if game == "roulette":
+                table.submit("docs", Wheel(rng.randrange(37)))
+            elif game == "sic-bo":
+                table.submit("docs", Dice(tuple(rng.randint(1, 6) for _ in range(3))))
+            elif game == "tarning":
+                table.submit("docs", Dice((rng.randint(1, 6), rng.randint(1, 6)), ("red", "green")))
+            while game == "punto-banco" and table.round_no == start:
+                table.submit("docs", CardOut(deck.pop()))
+        content = view.sign_content(table)
+        table.journal.close()
+        return content
+
+
+def write_sign_boards() -> None:
+    """The last-results boards on the sign: roulette, Tärning, Sic Bo and Punto Banco after a session's rounds."""
+    for name, game, variant, rounds in (("roulette", "roulette", "european", 60), ("tarning", "tarning", "se", 40),
+                                        ("sic-bo", "sic-bo", "fi", 40), ("punto-banco", "punto-banco", "fi", 40)):
+        from dataclasses import replace
+
+        content = replace(board_content(game, variant, rounds, seed=7), limits=())  # the limits' pages: above
+        seconds = cycle_length(content, SIGN_WIDTH)
+        frames = sample(lambda t, c=content: render_matrix(frame_at(c, SIGN_WIDTH, t), pitch=4), seconds, 6)
+        write_gif(frames, IMG / f"sign-board-{name}.gif", 167)
+
+
 def write_jackpot() -> None:
     device = dummy(width=8, height=8, mode="1")
     display = JackpotDisplay(device)
@@ -179,6 +227,7 @@ def main() -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     write_wiring()
     write_sign()
+    write_sign_boards()
     write_jackpot()
     write_tower()
 

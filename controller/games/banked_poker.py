@@ -59,6 +59,7 @@ class BankedPokerRound(Round):
     decisions: tuple[str, ...] = ("fold", "play")
     game_name: str = "poker"
     players_named: bool = False  # bets may name their player (one player per box, never two)
+    dealer_up: tuple[int, ...] = ()  # the dealer's cards (0 first; -1 last) dealt face up before the decisions
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
@@ -301,6 +302,23 @@ class BankedPokerRound(Round):
 
     def carried(self) -> tuple[Bet, ...]:
         return tuple(self._carry)
+
+    def layout(self) -> Mapping[str, Any] | None:
+        """The dealer's cards (face down until the boxes have decided) and each box's cards and decision."""
+        shown = self.phase in ("deal2", "done")
+        cards = self.hand_of(DEALER)
+        up = {i % len(cards) for i in self.dealer_up if cards and (i >= 0 or len(cards) == len(
+            [t for t in self.plan if t == DEALER]))}
+        dealer = [str(c) if shown or i in up else "down" for i, c in enumerate(cards)]
+        boxes = []
+        for seat in self.boxes_in_play():
+            entry: dict[str, Any] = {"cards": [str(c) for c in self.hand_of(seat)]}
+            if seat in self.decided:
+                entry["note"] = self.decided[seat]
+            elif self.phase == "decide":
+                entry["turn"] = True
+            boxes.append({"seat": seat, "hands": [entry]})
+        return {"dealer": {"cards": dealer}, "boxes": boxes}
 
     def box_outcome(self, seat: int, hand: Any) -> dict[str, Any]:
         return {"box": seat, "cards": [str(c) for c in self.hand_of(seat)],

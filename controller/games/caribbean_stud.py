@@ -75,6 +75,7 @@ class CaribbeanStudRound(BankedPokerRound):
     action_spots = ("bet",)
     decisions = ("fold", "raise")
     game_name = "Caribbean Stud Poker"
+    dealer_up = (-1,)  # the dealer's last card is dealt face up
 
     @property
     def table(self) -> Mapping[str, Any]:

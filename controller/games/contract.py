@@ -254,8 +254,28 @@ class SpotSpec:
 
 @dataclass(frozen=True)
 class ActionSpec:
+    """A decision of the game. ``multiples`` are the multiples of a stake the player may choose between (each
+    still judged by the round); ``amount`` says the player may name the amount (the round judges it, and takes
+    its own default when none is given); ``who`` is ``supervisor`` for an override that is not a player's decision.
+    Input surfaces read these through ``controller.games.decisions``."""
+
     name: str
     description: str
+    multiples: tuple[int, ...] = ()
+    amount: bool = False
+    who: str = "player"  # "player": a decision the table must be able to take; "supervisor": an override
+    cards: bool = False  # the decision names cards of the box (``Action.cards``; the round's ``card_choice``)
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """The cards a decision names (``Action.cards``): ``least`` to ``most`` of ``cards`` (the box's own), sent in
+    the order chosen; ``order`` says what that order means, in the croupier's words ("" where it means nothing)."""
+
+    cards: tuple[Any, ...]  # controller.cards.Card
+    least: int
+    most: int
+    order: str = ""
 
 
 @dataclass(frozen=True)
@@ -272,6 +292,22 @@ class RoundConfig:
 
     def get(self, name: str, default: Any = None) -> Any:
         return self.options.get(name, default)
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """How a game's outcomes are marked on a last-results board (controller/games/boards.py).
+
+    ``kind``: ``numbers`` (a wheel's numbers with hot and cold), ``dice`` (the throws) or ``road`` (a Punto Banco
+    bead plate and big road). ``mark`` turns one round's outcome into its mark (None for a void round);
+    ``numbers`` lists every number the table can show (for the cold numbers of a ``numbers`` board), ``color``
+    gives a number's colour.
+    """
+
+    kind: str
+    mark: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
+    numbers: Callable[[RoundConfig], tuple[int, ...]] | None = None
+    color: Callable[[RoundConfig, int], str] | None = None  # a number's colour on the table (``numbers``)
 
 
 @dataclass(frozen=True)
@@ -295,6 +331,9 @@ ResultMark = tuple[str, "str | None"]
 
 TABLE_ACTIONS = ("close_bets", "void", "clear_fault", "jackpot_confirm", "supervisor_key", "new_shoe")
 """Button actions every game takes (the table's own); a game's declared actions come on top."""
+
+DECISION_KEYS = tuple(f"decision_{n}" for n in range(1, 10))
+"""The decision keypad's keys: key N is the N-th legal decision of the box in turn (controller/games/decisions)."""
 
 
 @dataclass(frozen=True)
@@ -320,6 +359,9 @@ class GameSpec:
     paytable_file: str | None = None
     interpretations: tuple[str, ...] = ()
     validate: Callable[[RoundConfig], None] | None = None  # raises ValueError on an illegal table set-up
+    board: BoardSpec | None = None  # how the outcome is marked on the last-results board (pit view, sign)
+    decisions: Callable[[RoundConfig], tuple[str, ...]] | None = None  # the players' decisions a table set up
+    # so can take (None: every action whose ``who`` is ``player``); config check wants an input for each
     reader: ReaderSpec | None = None
     result_mark: Callable[[Mapping[str, Any]], ResultMark | None] | None = None
     progressive_spots: tuple[str, ...] = ()
@@ -331,11 +373,19 @@ class GameSpec:
         """The file name of the game's page under docs/games/."""
         return self.docs_page or f"{self.id}.md"
 
+    def player_decisions(self, config: RoundConfig) -> tuple[str, ...]:
+        """The decisions the players of a table set up as ``config`` can make (each needs an input)."""
+        if self.decisions is not None:
+            return self.decisions(config)
+        return tuple(a.name for a in self.actions if a.who == "player")
+
     def takes_button_action(self, action: str) -> bool:
         """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own
-        actions, the game's declared actions, and ``confirm`` where a camera's unsure result can be held."""
+        actions, the game's declared actions, ``confirm`` where a camera's unsure result can be held, and the
+        decision keypad's keys (``decision_1`` ..) where players decide."""
         return (action in TABLE_ACTIONS or any(a.name == action for a in self.actions)
-                or (action == "confirm" and self.reader is not None and self.reader.camera is not None))
+                or (action == "confirm" and self.reader is not None and self.reader.camera is not None)
+                or (action in DECISION_KEYS and any(a.who == "player" for a in self.actions)))
 
     def mark(self, outcome: Mapping[str, Any]) -> ResultMark | None:
         """The outcome on a results board, or None (a void, or a game without a board mark)."""
@@ -489,3 +539,22 @@ class Round(ABC):
     def carried(self) -> tuple[Bet, ...]:
         """Bets that stay on the layout into the next round (stand-offs, carried raises)."""
         return ()
+
+    def amounts(self, seat: int, action: str) -> tuple[int, int] | None:
+        """The least and the most amount the player at ``seat`` may name for ``action`` now, in minor units,
+        where the rules leave the amount to the player (a poker raise to between the least and the most;
+        both equal where the bet is fixed, as in a limit game); None where the round takes the action without
+        an amount or never names a range. The round still judges each amount it is sent."""
+        return None
+
+    def card_choice(self, seat: int, action: str) -> CardChoice | None:
+        """The cards the player at ``seat`` names for ``action`` now (a draw, a discard, the setting of hands), for
+        an action declared with ``cards``; None where the box names none now. The round still judges each choice."""
+        return None
+
+    def layout(self) -> Mapping[str, Any] | None:
+        """What the croupier sees on the layout now, JSON-ready: ``{"dealer": {"cards": [...], "total": N},
+        "boxes": [{"seat": N, "hands": [{"cards": [...], "total": N, "note": TEXT}]}]}``; None where the
+        game has no cards in boxes (the dealer terminal then shows the bets and the cards in shoe order).
+        Only what the croupier may see: a game with dark cards gives no totals."""
+        return None

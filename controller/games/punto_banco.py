@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import (
-    Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
+    BoardSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.games.contract import ReaderSpec, ResultMark
@@ -350,4 +350,6 @@ SPEC = GameSpec(
         "less the minimum commission, never below 0.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("road", lambda o: {"winner": o["winner"], "punto": o.get("punto"), "banco": o.get("banco")}
+                    if "winner" in o else None),
 )

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Event, Wheel
 from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
-from controller.games.contract import ReaderSpec, ResultMark
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -180,4 +180,9 @@ SPEC = GameSpec(
         "off, but if a table turns them on they pay 10 and 7 to 1 like the seed's street and corner.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("numbers", lambda o: {k: o.get(k) for k in ("number", "color", "dozen", "parity", "half")}
+                    if "number" in o else None,
+                    lambda config: tuple(range(0, layout_grid(config).rows * layout_grid(config).columns + 1)),
+                    lambda config, n: "green" if n == 0 else
+                    "red" if n in {int(r) for r in config.paytable["layout"]["red"]} else "black"),
 )

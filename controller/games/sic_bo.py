@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Dice, Event
 from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
-from controller.games.contract import ReaderSpec, ResultMark
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Shape, spot_name
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -179,4 +179,6 @@ SPEC = GameSpec(
         "A void (a die off the table or not flat) is taken at any time before the result; the bets stay.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("dice", lambda o: {"dice": list(o["dice"]), "total": o.get("total"), "triple": o.get("triple"),
+                                     "big": o.get("big"), "small": o.get("small")} if "dice" in o else None),
 )

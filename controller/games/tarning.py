@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from controller.events import TYPE_NAMES, Dice, Event
 from controller.games.contract import GameSpec, OptionSpec, Reject, RoundConfig, SpotSpec, VariantSpec
-from controller.games.contract import ReaderSpec, ResultMark
+from controller.games.contract import BoardSpec, ReaderSpec, ResultMark
 from controller.games.grid import BetTable, Explainer, Grid, Shape
 from controller.games.layout_game import LayoutRound, LayoutRules, SpotResult, validate_layout_config
 from controller.money import Odds
@@ -182,4 +182,7 @@ SPEC = GameSpec(
         "maximum (rule 6) applies to one colour's stakes on one spot together.",
     ),
     validate=lambda config: _validate(config),
+    board=BoardSpec("dice", lambda o: {"dice": [o.get("red"), o.get("green")], "colors": ["red", "green"],
+                                     "number": o["number"], "total": o.get("total"),
+                                     "below_above": o.get("below_above")} if "number" in o else None),
 )

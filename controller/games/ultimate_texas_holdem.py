@@ -232,7 +232,8 @@ SPEC = GameSpec(
                  "(002 Texas Hold'em Progressive)", "exactly one chip"),
     ),
     actions=(
-        ActionSpec("play", "place the play bet: multiple 4 or 3 before the flop, 2 on the flop, 1 after the river"),
+        ActionSpec("play", "place the play bet: multiple 4 or 3 before the flop, 2 on the flop, 1 after the river",
+                   multiples=(4, 3, 2, 1)),
         ActionSpec("check", "no play bet now (before the flop and on the flop)"),
         ActionSpec("fold", "after the river, instead of playing: ante and blind are lost, trips still settle"),
     ),

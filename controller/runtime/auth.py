@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from controller.runtime.faults import role_to_clear as role_to_clear  # the console's role check: the fault table
 
-ROLES = ("technician", "supervisor")
+ROLES = ("technician", "supervisor", "croupier")  # a croupier logs in at the dealer terminal only
 _N, _R, _P = 2**14, 8, 1  # about 16 MiB and 50 ms per check on a Pi 4: slow for a guesser, fine for a login
 N_RANGE = (2**12, 2**16)  # 4 MiB .. 64 MiB with r=8: below, a guesser's work; above, a stalled loop or a failed check
 R_RANGE, P_RANGE = (1, 16), (1, 4)

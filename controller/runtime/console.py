@@ -18,7 +18,9 @@ import math
 import shlex
 import textwrap
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Union
+from typing import Callable, Mapping, Protocol, Sequence, Union
+
+from controller.cards import Card, CardError, parse_card
 
 from controller.runtime.auth import ConsoleUser, Lockout, check_login, role_to_clear
 
@@ -39,6 +41,9 @@ class TableControl(Protocol):
     def jackpot_confirm(self, meter: str, who: str) -> list[str]: ...
     def jackpot_day_end(self, drop: str, into: str, who: str) -> list[str]: ...
     def confirm_result(self, values: list[int], colors: list[str] | None, who: str) -> list[str]: ...
+    def decisions(self) -> list[str]: ...
+    def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str,
+            cards: Sequence[Card] | None = None, player: str | None = None) -> list[str]: ...
     def faults(self) -> list[str]: ...
     def clear_fault(self, name: str, who: str) -> list[str]: ...
     def selftest(self, who: str) -> "list[str] | Dialog": ...
@@ -190,6 +195,38 @@ def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
     return session.control.confirm_result(values, colors or None, session.user.name)
 
 
+def _act(session: "ConsoleSession", args: list[str]) -> list[str]:
+    """``act`` lists the legal decisions now; ``act BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]`` enters one
+    (the supervisor's fallback when the dealer terminal is out): the same decisions the terminal offers,
+    journaled as an action."""
+    if not args:
+        return session.control.decisions()
+    if not 2 <= len(args) <= 4 or not args[0].isdigit():
+        raise Refused("usage: act BOX ACTION [Nx | amount=N | cards=C,C] [player=NAME] (type 'act' for the "
+                      "decisions offered now)")
+    multiple = amount = None
+    cards: list[Card] | None = None
+    player: str | None = None
+    for given in args[2:]:
+        extra = given.lower()
+        if extra.endswith("x") and extra[:-1].isdigit():
+            multiple = int(extra[:-1])
+        elif extra.startswith("amount=") and extra[7:].isdigit():
+            amount = int(extra[7:])
+        elif extra.startswith("cards=") and extra[6:]:
+            try:
+                cards = [parse_card(c) for c in given[6:].split(",")]
+            except CardError as exc:
+                raise Refused(f"'{given}': {exc}") from None
+        elif extra.startswith("player=") and extra[7:]:
+            player = given[7:]
+        else:
+            raise Refused(f"'{given}' is neither a multiple (4x), an amount (amount=500, in minor units), cards "
+                          "(cards=Kh,2c) nor a player (player=anna)")
+    assert session.user is not None
+    return session.control.act(int(args[0]), args[1].lower(), multiple, amount, session.user.name, cards, player)
+
+
 def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
     lines = ["Commands (type the name, then Enter):"]
     for command in COMMANDS.values():
@@ -225,6 +262,8 @@ _COMMAND_LIST = (
     Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
     Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
             True, _confirm),
+    Command("act", "act [BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]]", "the decisions offered now; enter one", "supervisor", True,
+            _act),
     Command("selftest", "selftest", "walk through every device", None, True, _selftest),
     Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),
     Command("journal", "journal verify|tail [N]", "check the hash chain; last N records", None, False, _journal),
@@ -384,6 +423,10 @@ class ConsoleSession:
         if ok:  # an unknown name costs the same dummy check: it answers in the same time
             assert user is not None
             self.lockout.succeeded(name)
+            if user.role == "croupier":
+                self.control.audit(name, f"login refused (a croupier's login is for the dealer terminal) on "
+                                         f"{self.source}", False)
+                return Reply(("A croupier logs in at the dealer terminal, not at the console.",), "login: ")
             self.user = user
             self.control.audit(name, f"login as {user.role} on {self.source}", True)
             return Reply((f"Welcome, {name} ({user.role}). Type 'help' for the commands.",), self.prompt)

@@ -20,12 +20,13 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from controller import __version__
+from controller.cards import Card
 from controller.money import format_amount
 from controller.runtime.audit import verify
-from controller.runtime.auth import ConsoleUser
+from controller.runtime.auth import ConsoleUser, Lockout
 from controller.runtime.console_selftest import SelftestDialog
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
@@ -215,6 +216,47 @@ class DaemonControl:
             args["colors"] = colors
         return self._run("confirm_result", args, who)
 
+    def decisions(self) -> list[str]:
+        """The decisions the round offers now, as the dealer terminal shows them (controller/games/decisions)."""
+        from controller.runtime.decision_keys import legal_now
+
+        answer = legal_now(self.table)
+        lines = [f"Waiting for: {self.table.waiting_for()}"]
+        for seat in answer.seats():
+            words: list[str] = []
+            for d in answer.for_seat(seat):
+                choices = ([d.action] if d.plain else []) + [f"{d.action} {m}x" for m in d.multiples]
+                these = [c + (" [amount=N]" if d.amount and d.least is None else "") for c in choices]
+                if d.cards is not None:
+                    count = d.cards.least if d.cards.least == d.cards.most else f"{d.cards.least}-{d.cards.most}"
+                    order = f"; {d.cards.order}" if d.cards.order else ""
+                    these.append(f"{d.action} cards=C,C.. ({count} of {' '.join(map(str, d.cards.cards))}{order})")
+                elif d.fixed is not None:
+                    these.append(f"{d.action} (amount {d.fixed})")
+                elif d.least is not None:
+                    these.append(f"{d.action} amount={d.least}..{d.most}")
+                words.extend(w + (f" player={d.player}" if d.player else "") for w in these)
+            lines.append(f"  box {seat}: {', '.join(words)}")
+        if not answer.decisions:
+            lines.append("  no decision is waiting")
+        return lines
+
+    def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str,
+            cards: Sequence[Card] | None = None, player: str | None = None) -> list[str]:
+        """Enter one of the offered decisions as an ``action`` event (source ``console:WHO``)."""
+        from controller.runtime.decision_keys import legal_now
+
+        decision = legal_now(self.table).find(seat, action, player)
+        if decision is None:
+            whose = f"box {seat}" + (f" ({player})" if player else "")
+            raise ValueError(f"{action} is not a decision of {whose} now (type 'act' for the decisions)")
+        event = decision.event(multiple, amount, cards)
+        answer = self.table.submit(f"console:{who}", event)
+        if answer != "accepted":
+            record = self.table.journal.last("reject" if answer == "rejected" else "refuse")
+            raise ValueError(record.body.get("reason", answer) if record is not None else answer)
+        return ["Done (journaled).", f"Waiting for: {self.table.waiting_for()}"]
+
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
 
@@ -267,8 +309,10 @@ def console_users(config: Any) -> dict[str, ConsoleUser]:
 class Services:
     """The code check, the console and the systemd watchdog of one daemon."""
 
-    def __init__(self, daemon: "TableHandle", environ: dict[str, str] | None = None) -> None:
+    def __init__(self, daemon: "TableHandle", environ: dict[str, str] | None = None,
+                 lockout: Lockout | None = None) -> None:
         self.daemon = daemon
+        self.lockout = lockout  # the failed-PIN book the console shares with the dealer terminal
         self.notifier = Notifier(environ)
         self.watchdog = Watchdog(self.notifier, self._healthy)
         self.control = DaemonControl(daemon)
@@ -292,7 +336,8 @@ class Services:
         console = self.daemon.config.console
         if console.get("enabled", False):
             host = ConsoleHost(console_users(self.daemon.config), self.control, loop.time,
-                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)))
+                               idle_seconds=60.0 * float(console.get("idle_minutes", 10)),
+                               lockout=self.lockout)
             host.lockout.restore(login_history(self.daemon.table, host.lockout.lock_seconds), loop.time())
             self._host = host
             socket_path = console.get("socket") or os.environ.get("TABLECTL_CONSOLE")

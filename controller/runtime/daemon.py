@@ -37,6 +37,7 @@ from controller.language import language
 from controller.runtime import devices as real_devices
 from controller.runtime import integrity
 from controller.runtime.audit import replay_rounds
+from controller.runtime.auth import Lockout
 from controller.runtime.control import Services
 from controller.runtime.draws import SeededDraws
 from controller.runtime.faults import Fault
@@ -48,6 +49,7 @@ from controller.runtime.simulate import VirtualCroupier
 from controller.runtime.simulation import wire
 from controller.runtime.running import Running
 from controller.runtime.table import Table
+from controller.runtime.web import server as web_terminal
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
 
@@ -74,6 +76,8 @@ class Daemon:
         self.running: Running | None = None  # set by start(): the table and everything around it
         self.ready_s: float | None = None
         self.croupier: VirtualCroupier | None = None
+        self.web: web_terminal.Terminal | None = None  # the dealer terminal and the pit view (controller/runtime/web)
+        self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
         self.floor_link: Any = None
         self.sealed: SealedState | None = None
 
@@ -124,7 +128,7 @@ class Daemon:
         running = Running(self.config, loop, table, built, terminal, self.simulate, self.stream, self.rounds,
                           self.until_round)
         self.running = running
-        services = Services(running)
+        services = Services(running, lockout=self.lockout)
         if not any(f.kind == "integrity" for f in table.faults.values()):
             services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(terminal)
@@ -178,6 +182,8 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(running.drain_commands()), asyncio.create_task(running.watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
+        self.web, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
+        tasks += terminal_tasks
         floor_task = None  # stopped last: it sends what the journal holds, the stop record included
         if self.floor_link is not None:
             floor_task = asyncio.create_task(self._guard("floor link", self.floor_link.run))
@@ -207,6 +213,8 @@ class Daemon:
             running.closing = True
             if croupier is not None:
                 croupier.stopping = True
+            if self.web is not None:
+                await self.web.close()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from controller.events import Event
+from controller.games.decisions import Legal
 from controller.runtime.interfaces import Command
 
 KEY_BUTTONS = ("supervisor", "supervisor_key")
@@ -135,6 +136,7 @@ class TableView:
     jackpot_pending: bool = False  # a jackpot hit waits for the supervisor
     prompt_seat: int | None = None  # the box the last prompt waits for
     puck: int | None = None  # the box the burn puck is at, in a game that has one
+    decisions: Legal | None = None  # the round's legal decisions, given with a button press (decision_keys.py)
 
 
 @dataclass(frozen=True)

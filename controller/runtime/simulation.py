@@ -14,6 +14,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from controller.runtime.decision_keys import press_sends
 from controller.runtime.devices.base import Built
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.simulate import SimulatedPanel, SimulatedShoe, VirtualCroupier, simulated_extras
@@ -27,14 +28,18 @@ class CroupierHands:
     """The virtual croupier's hands (``--simulate``): a mock button where a button does the job, else a direct post.
 
     no more bets (``CloseBets``) presses the button mapped to ``close_bets``, a decision
-    presses the button mapped to that action, a wheel number launches the
+    presses the button mapped to that action where the press sends exactly that decision
+    (``sends``: a decision button decides at the first box still to decide, at the game's
+    own stake), a wheel number launches the
     emulated wheel's ball; what no device of this table does (a dice throw
     entered on the console, a decision without a button) is posted as the
     game event, as the croupier would key it in.
     """
 
-    def __init__(self, name: str, built: Built, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, name: str, built: Built, loop: asyncio.AbstractEventLoop,
+                 sends: Callable[[str, object], bool] | None = None) -> None:
         self.name, self.built, self.loop = name, built, loop
+        self.sends = sends  # whether a press of that button sends exactly this event now (decision_keys.py)
         self.posted = self.pressed = 0
         self._puck_seat: int | None = None
         self._post: Callable[[object], None] | None = None
@@ -65,8 +70,9 @@ class CroupierHands:
         kind = type(raw).__name__
         panel, wheel = self.built.panel, self.built.wheel
         action = {"CloseBets": "close_bets", "Action": getattr(raw, "action", None)}.get(kind)
-        if panel is not None and action is not None and panel.button_for(action) is not None \
-                and panel.hands is not None:
+        button = panel.button_for(action) if panel is not None and action is not None else None
+        if panel is not None and action is not None and button is not None and panel.hands is not None \
+                and (self.sends is None or self.sends(button, raw)):  # else keyed in: no button carries it
             self.pressed += 1
             task = self.loop.create_task(self._press_after(set(self._tasks), panel, action))
             self._tasks.add(task)
@@ -120,7 +126,8 @@ def wire(config: "TableConfig", built: Built, loop: asyncio.AbstractEventLoop, t
         jokers = int(config.round_config.get("jokers", 0) or 0)  # Pai Gow's and the Oasis joker table's 53rd card
         shoe = SimulatedShoe(decks, seed, table.shoe_no, table.shoe_cards, 0 if fast else 0.8, jokers)
         devices["shoe"] = shoe
-    devices["buttons"] = CroupierHands("buttons", built, loop)
+    devices["buttons"] = CroupierHands("buttons", built, loop,
+                                       sends=lambda button, raw: press_sends(table, button, raw))
     devices["bets"] = SimulatedPanel("bets")
     for name in simulated_extras(config.spec):  # the dice camera, the burn puck, a wheel reader
         on_panel = name == "puck" and built.panel is not None and \

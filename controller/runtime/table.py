@@ -28,6 +28,7 @@ from controller.games.contract import (
 )
 from controller.cards import Card
 from controller.runtime.composition import ShoeComposition
+from controller.runtime.decision_keys import legal_now
 from controller.runtime.draws import DrawSource, SystemDraws
 from controller.runtime.faults import Fault, restart_only
 from controller.runtime.interfaces import Command
@@ -38,6 +39,7 @@ from controller.runtime.translate import (
     Clear, Hold, Intent, Latch, Memory, Noted, Run, ShoeNote, Submit, TableView, Wiring, translate, wiring_for,
 )
 from controller.runtime.view import ResultsBoard, table_view
+from drivers import events as ev
 
 Listener = Callable[["Table", Sequence[Record]], None]
 
@@ -331,13 +333,15 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
-    def translation_view(self) -> TableView:
-        """The read-only facts the translator reads (controller/runtime/translate.py)."""
+    def translation_view(self, raw: object = None) -> TableView:
+        """The read-only facts the translator reads (controller/runtime/translate.py); with a button press, the
+        round's legal decisions too (worked out only then: decision buttons and keys send only those)."""
         prompt_seat = self.last_prompt.seat if self.last_prompt is not None else None
         puck = getattr(self.round, "puck", None)
+        decisions = legal_now(self) if isinstance(raw, (ev.ButtonPressed, ev.ButtonLongPress)) else None
         return TableView(self.wiring, self.memory, self.betting_open(), frozenset(self.faults),
                          self.pending_result is not None, bool(self.meters.pending()), prompt_seat,
-                         puck if isinstance(puck, int) and not isinstance(puck, bool) else None)
+                         puck if isinstance(puck, int) and not isinstance(puck, bool) else None, decisions)
 
     def submit(self, source: str, raw: object, confirmed_by: str | None = None) -> str:
         """One input from ``source``: ``accepted``, ``rejected``, ``refused``, ``dropped``, ``fault``, ``note``, ``ignored``.
@@ -353,7 +357,7 @@ class Table:
         health.last_ns = time.monotonic_ns()
         if confirmed_by is not None:
             return self._event(source, raw, confirmed_by)  # type: ignore[arg-type]
-        translation = translate(source, raw, self.translation_view())
+        translation = translate(source, raw, self.translation_view(raw))
         self.memory = translation.memory
         return self.apply(source, translation.intents)
 

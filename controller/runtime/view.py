@@ -33,6 +33,8 @@ from controller.runtime.table_words import outcome_short
 
 MAX_RESULTS = 10
 """Outcomes the results board keeps (the newest first)."""
+BOARD_MARKS = 100
+"""Outcomes the sign's last-results board counts (hot and cold numbers, the road's counts)."""
 
 
 class ResultsBoard:
@@ -40,9 +42,11 @@ class ResultsBoard:
 
     def __init__(self) -> None:
         self.marks: deque[tuple[str, str | None]] = deque(maxlen=MAX_RESULTS)
+        self.board: deque[Mapping[str, Any]] = deque(maxlen=BOARD_MARKS)  # the game's board marks (GameSpec.board)
 
     def add(self, spec: Any, records: Iterable[Any]) -> None:
         """Mark the outcomes of committed records (``event`` records whose effects carry one)."""
+        board = getattr(spec, "board", None)
         for record in records:
             if record.kind != "event":
                 continue
@@ -51,10 +55,23 @@ class ResultsBoard:
                     mark = spec.mark(effect["outcome"])
                     if mark is not None:
                         self.marks.appendleft(mark)
+                    marked = board.mark(effect["outcome"]) if board is not None else None
+                    if marked is not None:
+                        self.board.append(marked)
 
     def recover(self, spec: Any, journal: Any) -> None:
         """After a restart the board shows the last results again: read from the journal's last outcomes."""
-        self.add(spec, journal.recent_outcomes(MAX_RESULTS * 2))
+        self.add(spec, journal.recent_outcomes(BOARD_MARKS))
+
+    def pages(self, spec: Any, config: Any) -> list[tuple[str, list[tuple[str, str | None]]]]:
+        """The sign's pages of the game's last-results board (hot and cold, the coups' counts, ...)."""
+        board = getattr(spec, "board", None)
+        if board is None or not self.board:
+            return []
+        from controller.games.boards import build
+        from controller.runtime.sign_board import sign_pages
+
+        return sign_pages(build(board, config, list(self.board)))
 
 
 def tower_lamps(pattern: str) -> dict[str, str]:
@@ -82,7 +99,9 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
     return SignContent(title=lang.word(config.spec.name), limits=tuple(limits),
                        results=tuple(ResultMark(t, c) for t, c in board.marks),
                        results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
-                       minor_per_major=config.minor_unit)
+                       minor_per_major=config.minor_unit,
+                       boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks))
+                                    for label, marks in board.pages(config.spec, config.round_config)))
 
 
 def sign_lines(table: Any) -> list[str]:

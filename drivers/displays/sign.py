@@ -55,6 +55,9 @@ class SignContent:
     results_label: str = ""
     currency: str = ""
     minor_per_major: int = 100
+    boards: tuple[tuple[str, tuple[ResultMark, ...]], ...] = ()
+    """More pages of the last-results board after the results: a label and its marks (``HOT`` 28 6 0;
+    ``P 28 B 26 T 6`` with no marks)."""
 
 
 def format_amount(minor: int, minor_per_major: int = 100) -> str:
@@ -127,6 +130,9 @@ def _pages(content: SignContent) -> list[tuple[int, Callable[[], Image.Image]]]:
         (max(1, text_width(t)), lambda t=t: text_strip(t)) for t in texts]  # type: ignore[misc]
     if content.results:
         out.append((results_width(content), lambda: results_strip(content)))
+    for label, marks in content.boards:  # the board's pages: drawn as results with their own label
+        page = SignContent(content.title, results=marks, results_label=label)
+        out.append((results_width(page), lambda page=page: results_strip(page)))  # type: ignore[misc]
     return out
 
 

@@ -39,6 +39,7 @@ TINY: dict[str, list[list[str]]] = {
                              ["compare", "{tmp}/a.json", "{tmp}/b.json"]],
     "serial.py": [["--frames", "100", "--lines", "2000"]],
     "sim_rounds.py": [["--rounds", "2", "--only", "punto-banco"]],
+    "terminal.py": [["--decisions", "20", "--dir", "{tmp}/terminal", "--no-tracemalloc"]],
     "vision.py": [["--dice", "2", "--spins", "1", "--no-photos", "--no-detector", "--speed-frames", "3"]],
     "vision_identity.py": [["record", "--dice", "1", "--photos", "{tmp}/no-photos", "--out", "{tmp}/v.json"],
                            ["compare", "{tmp}/v.json", "{tmp}/v.json"]],

@@ -11,7 +11,7 @@ reading.
 from __future__ import annotations
 
 from controller.games.blackjack.round import BlackjackRound
-from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals
+from controller.games.blackjack.rules import VARIANT_FACTS, parse_double_totals, rules_of
 from controller.games.contract import ActionSpec, GameSpec, OptionSpec, RoundConfig, SpotSpec, VariantSpec
 from controller.games.contract import ReaderSpec
 from controller.money import fraction_of
@@ -19,6 +19,14 @@ from controller.money import fraction_of
 _SE_OPTIONS = ("decks", "boxes", "limits", "price_base_amount", "dealer_hits_soft_17", "original_bets_only")
 _FI_OPTIONS = ("decks", "boxes", "limits", "blackjack_pays", "dealer_hits_soft_17", "double_totals",
                "double_after_split", "max_hands", "surrender", "surrender_vs_ace")
+
+
+def _decisions(config: RoundConfig) -> tuple[str, ...]:
+    """The decisions this table's rules offer (stand, double and split always)."""
+    rules = rules_of(config)
+    return ("stand", "double", "split") + (("insurance",) if rules.insurance_offered else ()) + \
+        (("even_money",) if rules.even_money is not None else ()) + (("surrender",) if rules.surrender else ()) + \
+        (("burn",) if rules.burn else ())
 
 
 def _validate(config: RoundConfig) -> None:
@@ -125,11 +133,12 @@ SPEC = GameSpec(
         ActionSpec("split", "split a pair into two hands (000 rule 16; 002); with `player`: a back bettor adds "
                             "a stake for the new hand"),
         ActionSpec("insurance", "insure against a dealer Black Jack (000 rule 13; 002); `player` and `amount` "
-                                "optional"),
+                                "optional", amount=True),
         ActionSpec("even_money", "a Black Jack against a dealer ace is paid 1 to 1 at once (000 rule 14)"),
         ActionSpec("surrender", "give up the hand for half the stake (002)"),
         ActionSpec("burn", "the burn-puck box burns the dealer's second card (Burn rules 5-6)"),
-        ActionSpec("puck_override", "supervisor: accept the burn puck where it lies (Burn tables)"),
+        ActionSpec("puck_override", "supervisor: accept the burn puck where it lies (Burn tables)",
+                   who="supervisor"),
     ),
     devices=("shoe", "puck"),
     reader=ReaderSpec("shoe"),
@@ -149,6 +158,7 @@ SPEC = GameSpec(
         "The burn puck's box carries to the next round as a marker bet on spot 'puck' without money.",
     ),
     validate=_validate,
+    decisions=_decisions,
 )
 
 __all__ = ["SPEC", "BlackjackRound"]

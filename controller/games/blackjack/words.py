@@ -110,6 +110,35 @@ class Words(_Base):
             expects = ("insurance", "even_money", "close_bets") + expects
         return Prompt(text, seat=box.seat, expects=expects)
 
+    def layout(self) -> Mapping[str, Any] | None:
+        """The dealer's cards and every box's hands as the croupier sees them (Two Decks: the dark cards
+        face down, no totals)."""
+        dark = self.rules.dark_cards
+        total, soft = hand_total(self.dealer) if self.dealer else (0, False)
+        dealer: dict[str, Any] = {"cards": [str(c) for c in self.dealer]}
+        if self.dealer:
+            dealer["total"] = describe_total(total, soft)
+        turn = self._turn() if self.phase == "play" else None
+        boxes = []
+        for box in self.boxes.values():
+            hands = []
+            for i, hand in enumerate(box.hands):
+                entry: dict[str, Any] = {"cards": ["down"] * len(hand.cards) if dark else [str(c) for c in hand.cards]}
+                if hand.cards and not dark:
+                    entry["total"] = describe_total(*hand.total)
+                notes = [n for n, on in (("Black Jack", hand.blackjack and not dark), ("doubled", bool(hand.doubled)),
+                                         ("stands", hand.stood), (hand.result or "", bool(hand.result))) if on]
+                if notes:
+                    entry["note"] = ", ".join(notes)
+                if turn is not None and turn[0].seat == box.seat and turn[1] == i:
+                    entry["turn"] = True
+                hands.append(entry)
+            item: dict[str, Any] = {"seat": box.seat, "hands": hands}
+            if box.insurance:
+                item["insured"] = True
+            boxes.append(item)
+        return {"dealer": dealer, "boxes": boxes}
+
     def outcome(self) -> Mapping[str, Any] | None:
         if self.phase != "done":
             return None

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
-from controller.games.contract import ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round
+from controller.games.contract import ActionSpec, CardChoice, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round
 from controller.games.contract import ReaderSpec, RoundConfig, Settlement, SpotSpec, VariantSpec
 from controller.hands.fast import high_value
 from controller.hands.high import describe_high
@@ -206,6 +206,13 @@ class ChinesePokerRound(Round):
         self._complete = True
         return [Outcome(self._outcome)] + effects
 
+    def card_choice(self, seat: int, action: str) -> CardChoice | None:
+        """Setting the hands: eight of the box's thirteen cards, the front three first, then the middle five."""
+        if action != "set" or self._complete or not self.dealing or self._next_dealee() is not None \
+                or seat not in self.hands or seat in self.sets:
+            return None
+        return CardChoice(tuple(self.hands[seat]), 8, 8, "the front three, then the middle five; the back is the rest")
+
     def _prompt(self) -> Prompt:
         seat = self._next_dealee() if self.dealing else None
         if not self.dealing:
@@ -237,7 +244,7 @@ SPEC = GameSpec(
                    kind="amount", minimum=1),
     ),
     spots=(SpotSpec("points", "a player in the deal: the points won or lost, at point_value"),),
-    actions=(ActionSpec("set", "cards: the front three, then the middle five; the back is the rest"),),
+    actions=(ActionSpec("set", "cards: the front three, then the middle five; the back is the rest", cards=True),),
     devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="chinese-poker",
     new_round=lambda config, carried: ChinesePokerRound(config, carried),
     interpretations=(

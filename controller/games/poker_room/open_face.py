@@ -23,7 +23,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
-from controller.games.contract import ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round
+from controller.games.contract import ActionSpec, CardChoice, Effect, GameSpec, OptionSpec, Outcome, Prompt, Reject, Round
 from controller.games.contract import ReaderSpec, RoundConfig, Settlement, SpotSpec, VariantSpec
 from controller.games.poker_room.chinese import fouled, points_between, row_values
 from controller.hands.high import describe_high
@@ -197,6 +197,15 @@ class OpenFaceRound(Round):
 
     # -- prompts
 
+    def card_choice(self, seat: int, action: str) -> CardChoice | None:
+        """Placing cards: the box's cards not yet placed, one up to what the row has room for."""
+        if action not in ROWS or self._complete or not self.dealing or seat not in self.rows \
+                or not self._round_dealt():
+            return None
+        waiting = self.unplaced(seat)
+        room = ROWS[action] - len(self.rows[seat][action])
+        return CardChoice(tuple(waiting), 1, min(room, len(waiting))) if waiting and room > 0 else None
+
     def _prompt(self) -> Prompt:
         if not self.dealing:
             return Prompt(self.waiting_for(), None, ("bet", "close_bets"))
@@ -228,9 +237,9 @@ SPEC = GameSpec(
                    kind="amount", minimum=1),
     ),
     spots=(SpotSpec("points", "a player in the deal: the points won or lost, at point_value"),),
-    actions=(ActionSpec("front", "cards: put in the front hand (three in all)"),
-             ActionSpec("middle", "cards: put in the middle hand (five in all)"),
-             ActionSpec("back", "cards: put in the back hand (five in all)")),
+    actions=(ActionSpec("front", "cards: put in the front hand (three in all)", cards=True),
+             ActionSpec("middle", "cards: put in the middle hand (five in all)", cards=True),
+             ActionSpec("back", "cards: put in the back hand (five in all)", cards=True)),
     devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="open-face-chinese",
     new_round=lambda config, carried: OpenFaceRound(config, carried),
     interpretations=(

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import (
     Alert,
+    CardChoice,
     Effect,
     MeterChange,
     Outcome,
@@ -302,6 +303,8 @@ class PokerRoomRound(Round):
         if name in DRAW_ACTIONS:
             if hand.drawer != player:
                 raise Reject(self._who_acts_reason(seat))
+            if name == "draw" and not action.cards:
+                raise Reject(f"box {seat}: a draw names the cards thrown away; a box that keeps all five stands pat")
             hand.act(name, None, action.cards or ())
             return
         if name not in BETTING_ACTIONS:
@@ -351,6 +354,34 @@ class PokerRoomRound(Round):
         player = options.pop("player")
         return {"waiting": "action", "box": self.order[player] if player is not None else None, **options}
 
+    def amounts(self, seat: int, action: str) -> tuple[int, int] | None:
+        """A bet, raise or completion of the box to act: what it makes the box's stake in the street, least
+        and most (equal in a limit game: the fixed bet)."""
+        legal = self.legal()
+        if legal.get("waiting") != "action" or legal.get("box") != seat or action not in legal.get("actions", ()):
+            return None
+        least, most = legal.get("min_to"), legal.get("max_to")
+        if action not in ("bet", "raise", "complete") or not isinstance(least, int) or not isinstance(most, int):
+            return None
+        return least, most
+
+    def card_choice(self, seat: int, action: str) -> CardChoice | None:
+        """The draw of the box to draw (one to all of its cards; keeping all is a stand pat) and the discard
+        of a box that must throw cards away (exactly as many as the game throws)."""
+        hand = self.hand
+        if hand is None or self._complete or seat not in self.order:
+            return None
+        player = self.order.index(seat)
+        legal = self.legal()
+        if action == "draw" and legal.get("waiting") == "action" and legal.get("box") == seat \
+                and "draw" in legal.get("actions", ()):
+            held = tuple(hand.hole_now(player))
+            return CardChoice(held, 1, len(held)) if held else None
+        if action == "discard" and legal.get("waiting") == "discard" and seat in legal.get("boxes", ()):
+            count = int(legal["cards"])
+            return CardChoice(tuple(hand.hole_now(player)), count, count)
+        return None
+
     def _prompt(self) -> Prompt:
         legal = self.legal()
         waiting = legal["waiting"]
@@ -359,7 +390,10 @@ class PokerRoomRound(Round):
             return Prompt(text, None, ("bet", "leave", "button", "time_charge", "close_bets", "card"))
         if waiting == "card" or waiting == "discard":
             return Prompt(text, legal.get("box"), ("card",) if waiting == "card" else ("discard",))
-        return Prompt(text, legal.get("box"), tuple(legal.get("actions", ())))
+        acts = tuple(legal.get("actions", ()))
+        if any(a in acts for a in ("bet", "raise", "complete", "call")):
+            acts += ("all_in",)  # every chip: a bet or raise of the whole stack, or a call with all that is left
+        return Prompt(text, legal.get("box"), acts)
 
     def waiting_for(self) -> str:
         if self._complete:

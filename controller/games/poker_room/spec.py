@@ -114,8 +114,10 @@ def _spec(rule: GameRule) -> GameSpec:
         ActionSpec("fold", "give up the hand (004 Fold)"),
         ActionSpec("check", "pass the turn on without a bet (004 Check/Sökö)"),
         ActionSpec("call", "pay what the bet asks (004 Call)"),
-        ActionSpec("bet", "the first bet of a round; amount: what the bet makes the player's stake in the round"),
-        ActionSpec("raise", "raise (004 Raise); amount: what the raise makes the player's stake in the round"),
+        ActionSpec("bet", "the first bet of a round; amount: what the bet makes the player's stake in the round",
+                   amount=True),
+        ActionSpec("raise", "raise (004 Raise); amount: what the raise makes the player's stake in the round",
+                   amount=True),
         ActionSpec("all_in", "bet or raise every chip, or call with every chip"),
         ActionSpec("leave", "between hands: the player leaves with the stack"),
         ActionSpec("button", "between hands: the dealer button to this box"),
@@ -123,12 +125,12 @@ def _spec(rule: GameRule) -> GameSpec:
     ]
     if rule.family == "stud":
         actions += [ActionSpec("bring_in", "the bring-in of the lowest up card (Razz: highest)"),
-                    ActionSpec("complete", "complete the bring-in to a full bet; amount as for a bet")]
+                    ActionSpec("complete", "complete the bring-in to a full bet; amount as for a bet", amount=True)]
     if rule.family == "draw":
-        actions += [ActionSpec("draw", "throw away the cards named (cards) for as many new ones"),
+        actions += [ActionSpec("draw", "throw away the cards named (cards) for as many new ones", cards=True),
                     ActionSpec("stand_pat", "keep all five cards")]
     if rule.discards:
-        actions.append(ActionSpec("discard", "throw away the card named (cards), with none in its place"))
+        actions.append(ActionSpec("discard", "throw away the card named (cards), with none in its place", cards=True))
     interpretations = (
         "The house's take: the rake is rake_bp of everything staked in the hand, capped once for the whole hand "
         "(not per pot), rounded down to rake_unit, and taken from the main pot first, then the side pots in order.",

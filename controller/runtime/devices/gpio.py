@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 from controller import checks, games
 from controller.events import Action, Bet, CloseBets, Puck, Void
 from controller.games.contract import GameSpec
+from controller.runtime.decision_keys import pressed as decision_meaning
 from controller.runtime.devices.base import Context, DeviceKind, StartProblem
 from controller.runtime.devices.links import link_back, link_fault
 from controller.runtime.intents import (
@@ -204,6 +205,9 @@ def pressed(source: str, raw: ev.ButtonPressed | ev.ButtonLongPress, view: Table
         return one(memory, Run(Command("new_shoe", {}, by)))
     if action == "confirm":
         return one(memory, Noted("nothing waits for a confirmation"))
+    if view.decisions is not None:  # only what the round accepts now, at the box in turn (decision_keys.py)
+        meaning = decision_meaning(view.decisions, action)
+        return one(memory, Submit(meaning) if isinstance(meaning, Action) else Noted(meaning))
     seat = view.prompt_seat
     if seat is None and action == "burn":
         seat = view.puck

@@ -13,11 +13,16 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller import config as table_config
+from controller.events import Action, event_from_json
+from controller.games.contract import Accepted, Prompt
+from controller.games.decisions import copy_of, legal, players_at, seats_with_bets
 from controller import games, scenario
 from controller.runtime.audit import export_round, journal_settlements, verify
 from controller.runtime.daemon import Daemon
@@ -67,6 +72,7 @@ def test_simulated_table_plays_the_game_end_to_end(tmp_path: Path, game: str, va
     journal = Journal(journal_path, readonly=True)
     report = verify(journal)
     assert report["ok"], report["problems"][:5]
+    assert_the_terminal_offered_every_move(journal, daemon.table.round_spec, config.round_config, rounds)
     assert report["rounds_settled"] == rounds
     rejects = sum(1 for _ in journal.records(kinds=("reject", "refuse")))
     assert rejects == 0, "the players' moves are tried first: nothing the table refuses is sent"
@@ -102,3 +108,30 @@ def test_simulated_table_plays_the_game_end_to_end(tmp_path: Path, game: str, va
         *_, last = iter(history)
         taken = history.user_defined_fields["_rake"] + history.user_defined_fields["_drop"]
         assert sum(last.stacks) - taken == sum(history.finishing_stacks)
+
+
+def assert_the_terminal_offered_every_move(journal: Journal, spec: Any, round_config: Any, rounds: int) -> None:
+    """Every decision the virtual players made is one the dealer terminal offered at that moment, with the
+    multiple, amount or cards the player chose (controller/games/decisions.py): each simulated round could
+    have been played by tapping the terminal at a real table."""
+    for number in range(1, rounds + 1):
+        opened = next(journal.records(kinds=("round_open",), round_=number), None)
+        carried = tuple(event_from_json(b) for b in (opened.body.get("carried", []) if opened else []))
+        round_ = spec.new_round(round_config, carried)
+        prompt: Prompt | None = None
+        taken: list[Any] = []
+        for record in journal.records(kinds=("event",), round_=number):
+            event = event_from_json(record.body["event"])
+            if isinstance(event, Action):
+                answer_now = legal(spec, round_, prompt, seats_with_bets(taken, carried),
+                                   players=players_at(taken, carried))
+                offered = answer_now.find(event.seat, event.action, event.player)
+                assert offered is not None, f"round {number}: {event} was not offered ({prompt})"
+                tapped = offered.event(event.multiple, event.amount if event.amount != offered.fixed else None,
+                                       event.cards)
+                assert replace(tapped, hand=event.hand) == event, (number, tapped, event)
+                assert isinstance(copy_of(round_).apply(tapped), Accepted), (number, tapped)  # a split hand too
+            answer = round_.apply(event)
+            assert isinstance(answer, Accepted), (number, event, answer)
+            taken.append(event)
+            prompt = next((e for e in reversed(answer.effects) if isinstance(e, Prompt)), prompt)

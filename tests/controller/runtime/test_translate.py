@@ -236,6 +236,9 @@ def test_the_dealer_panel_says_each_button_once_and_every_game_takes_it() -> Non
     table_wide = {"no_more_bets": "close_bets", "clear_fault": "clear_fault", "jackpot_confirm": "jackpot_confirm"}
     for spec in [*all_games(), TEST_GAME]:
         camera = spec.reader is not None and spec.reader.camera is not None
-        assert button_actions(panel, spec) == {**table_wide, **({"confirm_result": "confirm"} if camera else {})}, \
-            spec.id
+        decides = any(a.who == "player" for a in spec.actions)  # the decision keypad, and fold and play buttons
+        keys = {f"key_{n}": f"decision_{n}" for n in range(1, 5)} if decides else {}
+        keys.update({name: name for name in ("fold", "play") if any(a.name == name for a in spec.actions)})
+        assert button_actions(panel, spec) == {**table_wide, **({"confirm_result": "confirm"} if camera else {}),
+                                               **keys}, spec.id
     assert sorted(s.id for s in all_games() if s.reader and s.reader.camera) == ["roulette", "sic-bo", "tarning"]

@@ -81,7 +81,7 @@ def test_the_prompt_names_the_box_and_its_legal_actions_with_amounts():
     effects = ok(r, Bet(1, "buy_in", 5000), Bet(2, "buy_in", 3000), Bet(3, "buy_in", 5000), CloseBets(),
                  *cards("Ah Kh Qh Jh Th 9h"))
     prompt = [e for e in effects if isinstance(e, Prompt)][-1]
-    assert prompt.seat == 1 and prompt.expects == ("fold", "call", "raise")
+    assert prompt.seat == 1 and prompt.expects == ("fold", "call", "raise", "all_in")
     assert r.legal() == {"waiting": "action", "box": 1, "actions": ["fold", "call", "raise"], "call": 100,
                          "min_to": 200, "max_to": 5000}
     assert prompt.text == "box 1 to act: fold, call 100, raise to 200..5000"

@@ -1,0 +1,224 @@
+"""The dealer terminal's and the pit view's web application (Starlette), on the daemon's own loop.
+
+Routes:
+- ``GET /`` the dealer page, ``GET /pit`` the pit view (one page, two views), ``GET /login`` the PIN pad;
+- ``POST /api/login`` ``{"name", "pin"}``, ``POST /api/logout``;
+- ``GET /api/state`` the snapshot, ``GET /api/events`` the snapshots as server-sent events;
+- ``POST /api/act`` ``{"seat", "action", "multiple"?, "amount"?}``, ``/api/close_bets``, ``/api/void``
+  ``{"reason"}``, ``/api/confirm`` ``{"values"? | "number"?}``, ``/api/clear_fault`` ``{"name"}``.
+
+Every change is an ordinary input of the table: a decision is an ``action`` event submitted through
+``Table.submit`` (the game judges it, the journal commits it, then the pages see it), a confirmation or a
+clear is a ``Table.command``. A decision is sent only if the round offers it now (``TableState.legal``);
+the answer is the table's: accepted, or the reason it was refused in the croupier's words. A POST must
+carry the ``X-Tablectl`` header (a page of another site cannot send one) and the session cookie is
+``SameSite=Strict`` and ``HttpOnly`` (``Secure`` over TLS).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from controller.cards import CardError, parse_card
+from controller.events import CloseBets, Void
+from controller.runtime.interfaces import Command
+from controller.runtime.web.session import COOKIE, Login, Sessions
+from controller.runtime.web.state import TableState
+
+if TYPE_CHECKING:
+    from controller.runtime.table import Table
+
+STATIC = Path(__file__).resolve().parent / "static"
+KEEPALIVE_S = 15.0
+
+
+def _answer(ok: bool, text: str, status: int = 200, **extra: Any) -> JSONResponse:
+    return JSONResponse({"ok": ok, "text": text, **extra}, status_code=status,
+                        headers={"Cache-Control": "no-store"})
+
+
+class TerminalApp:
+    """The routes over one table's state; ``app`` is the ASGI application."""
+
+    def __init__(self, table: "Table", state: TableState, sessions: Sessions, secure: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.table, self.state, self.sessions, self.secure, self.clock = table, state, sessions, secure, clock
+        routes = [
+            Route("/", self.page), Route("/pit", self.page), Route("/login", self.login_page),
+            Route("/api/login", self.login, methods=["POST"]), Route("/api/logout", self.logout, methods=["POST"]),
+            Route("/api/state", self.snapshot), Route("/api/events", self.events),
+            Route("/api/act", self.guarded(self.act, deal=True), methods=["POST"]),
+            Route("/api/close_bets", self.guarded(self.close_bets, deal=True), methods=["POST"]),
+            Route("/api/void", self.guarded(self.void, deal=True), methods=["POST"]),
+            Route("/api/confirm", self.guarded(self.confirm, deal=True), methods=["POST"]),
+            Route("/api/clear_fault", self.guarded(self.clear_fault, deal=False), methods=["POST"]),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        ]
+        self.app = Starlette(routes=routes)
+
+    # -- sessions
+
+    def who(self, request: Request) -> Login | None:
+        return self.sessions.check(request.cookies.get(COOKIE), self.clock())
+
+    async def page(self, request: Request) -> Response:
+        if self.who(request) is None:
+            return RedirectResponse("/login" + ("?next=pit" if request.url.path == "/pit" else ""), 303)
+        return FileResponse(STATIC / "terminal.html", headers={"Cache-Control": "no-store"})
+
+    async def login_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "login.html", headers={"Cache-Control": "no-store"})
+
+    async def login(self, request: Request) -> Response:
+        if request.headers.get("x-tablectl") != "1":
+            return _answer(False, "refused: not sent by the terminal's page", 403)
+        body = await _json(request)
+        name, pin = str(body.get("name", "")).strip(), str(body.get("pin", ""))
+        login, why = self.sessions.login(name, pin, self.clock())
+        self.table.audit(name or None, f"terminal login {'as ' + login.role if login else 'failed'}"
+                         + ("" if login else f": {why}"), login is not None)
+        if login is None:
+            return _answer(False, why, 401)
+        response = _answer(True, f"Welcome, {login.name} ({login.role}).", role=login.role)
+        response.set_cookie(COOKIE, self.sessions.cookie(login), max_age=self.sessions.seconds, httponly=True,
+                            samesite="strict", secure=self.secure, path="/")
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        login = self.who(request)
+        if login is not None:
+            self.table.audit(login.name, "terminal logout", True)
+        response = _answer(True, "Logged out.")
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    def guarded(self, handler: Callable[[Login, dict[str, Any]], Awaitable[Response]],
+                deal: bool) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            if request.headers.get("x-tablectl") != "1":
+                return _answer(False, "refused: not sent by the terminal's page", 403)
+            login = self.who(request)
+            if login is None:
+                return _answer(False, "Log in first.", 401)
+            if deal and not login.may_deal:
+                return _answer(False, f"A {login.role} login reads the table; a croupier or a supervisor enters "
+                                      "decisions.", 403)
+            return await handler(login, await _json(request))
+        return run
+
+    # -- reads
+
+    async def snapshot(self, request: Request) -> Response:
+        login = self.who(request)
+        if login is None:
+            return _answer(False, "Log in first.", 401)
+        return JSONResponse({**self.state.snapshot(), "user": {"name": login.name, "role": login.role}},
+                            headers={"Cache-Control": "no-store"})
+
+    async def events(self, request: Request) -> Response:
+        login = self.who(request)
+        if login is None:
+            return _answer(False, "Log in first.", 401)
+        user = {"name": login.name, "role": login.role}
+
+        async def stream() -> Any:
+            seen = -1
+            yield "retry: 1000\n\n"  # after a restart of the daemon the page is back within a second
+            while not self.state.closing:
+                version = await self.state.changed(seen, KEEPALIVE_S)
+                if self.state.closing:
+                    return
+                if version != seen:
+                    seen = version
+                    data = json.dumps({**self.state.snapshot(), "user": user}, separators=(",", ":"))
+                    yield f"id: {version}\ndata: {data}\n\n"
+                else:
+                    yield ": still here\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    # -- changes
+
+    def _submitted(self, source: str, event: Any) -> Response:
+        answer = self.table.submit(source, event)
+        if answer == "accepted":
+            return _answer(True, "done", seq=self.table.journal.last_seq)
+        record = self.table.journal.last("reject" if answer == "rejected" else "refuse")
+        reason = record.body.get("reason") if record is not None and answer in ("rejected", "refused") else answer
+        return _answer(False, f"Refused: {reason}", 409)
+
+    async def act(self, login: Login, body: dict[str, Any]) -> Response:
+        seat, action = body.get("seat"), body.get("action")
+        multiple, amount = body.get("multiple"), body.get("amount")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
+            return _answer(False, "Refused: a decision needs its box and its action", 400)
+        for name, value in (("multiple", multiple), ("amount", amount)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value <= 0):
+                return _answer(False, f"Refused: the {name} must be a whole number above 0", 400)
+        named = body.get("cards")
+        cards = None
+        if named is not None:
+            if not isinstance(named, list) or not all(isinstance(c, str) for c in named):
+                return _answer(False, "Refused: the cards must be a list of cards (Kh, 2c)", 400)
+            try:
+                cards = [parse_card(c) for c in named]
+            except CardError as exc:
+                return _answer(False, f"Refused: {exc}", 400)
+        player = body.get("player")
+        if player is not None and not isinstance(player, str):
+            return _answer(False, "Refused: a player is named by a text", 400)
+        decision = self.state.legal().find(seat, action, player)
+        if decision is None:
+            whose = f"box {seat}" + (f" ({player})" if player else "")
+            return _answer(False, f"Refused: {action} is not a decision of {whose} now "
+                                  f"({self.table.waiting_for()})", 409)
+        try:
+            event = decision.event(multiple, amount, cards)
+        except ValueError as exc:
+            return _answer(False, f"Refused: {exc}", 409)
+        return self._submitted(f"terminal:{login.name}", event)
+
+    async def close_bets(self, login: Login, body: dict[str, Any]) -> Response:
+        if not self.state.legal().close_bets:
+            return _answer(False, f"Refused: no more bets is not possible now ({self.table.waiting_for()})", 409)
+        return self._submitted(f"terminal:{login.name}", CloseBets())
+
+    async def void(self, login: Login, body: dict[str, Any]) -> Response:
+        reason = str(body.get("reason") or "the croupier voided it at the terminal")[:200]
+        if not self.state.legal().void:
+            return _answer(False, f"Refused: nothing to void now ({self.table.waiting_for()})", 409)
+        return self._submitted(f"terminal:{login.name}", Void(reason, f"terminal:{login.name}"))
+
+    async def confirm(self, login: Login, body: dict[str, Any]) -> Response:
+        args = {k: body[k] for k in ("values", "colors", "number") if body.get(k) is not None}
+        answer = self.table.command(Command("confirm_result", args, f"terminal:{login.name}"))
+        return _answer(answer == "done", "done" if answer == "done" else f"Refused: {answer}",
+                       200 if answer == "done" else 409)
+
+    async def clear_fault(self, login: Login, body: dict[str, Any]) -> Response:
+        if not login.may_clear:
+            return _answer(False, "Clearing a fault needs a supervisor's login.", 403)
+        name = str(body.get("name", ""))
+        if not name:
+            return _answer(False, "Refused: say which fault", 400)
+        answer = self.table.command(Command("clear_fault", {"name": name, "reason": "terminal"},
+                                            f"terminal:{login.name}"))
+        return _answer(answer == "done", "done" if answer == "done" else f"Refused: {answer}",
+                       200 if answer == "done" else 409)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return body if isinstance(body, dict) else {}

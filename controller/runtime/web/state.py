@@ -1,0 +1,207 @@
+"""What the dealer terminal and the pit view show: one JSON snapshot of the table's committed state.
+
+``TableState`` is a table listener (``Table.listeners``): after every commit it
+notes what the records say (the open round's events, the outcomes for the
+results board, the finished rounds for hands per hour), bumps its version and
+wakes the pages waiting on it. ``snapshot()`` is built from committed state
+only (the table, the journal), once per version, on the loop. The pages own no
+state: they draw the snapshot and send the decisions it offers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from controller.events import Bet, Event, event_from_json
+from controller.games import boards
+from controller.games.decisions import Legal, legal, players_at, seats_with_bets
+from controller.runtime.decision_keys import keypad
+from controller.runtime.journal import Record
+
+if TYPE_CHECKING:
+    from controller.runtime.table import Table
+
+HISTORY = 200  # outcomes kept for the results board
+HOUR_NS = 3600 * 10**9
+
+
+def money(amount: int, minor: int) -> str:
+    """An amount in minor units as the table's money (``12.50``)."""
+    if minor <= 1:
+        return str(amount)
+    digits = len(str(minor - 1))
+    sign = "-" if amount < 0 else ""
+    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
+
+
+class TableState:
+    """The pages' view of one table; every method runs on the daemon's loop."""
+
+    def __init__(self, table: "Table", health: Callable[[], Mapping[str, Any]] | None = None,
+                 clock_ns: Callable[[], int] = time.time_ns) -> None:
+        self.table = table
+        self.health = health
+        self.clock_ns = clock_ns
+        self.version = 0
+        self._waiters: set[asyncio.Event] = set()
+        self._cache: tuple[int, dict[str, Any]] | None = None
+        self._legal: tuple[int, Legal] | None = None
+        self.events: list[Event] = []  # the open round's accepted events
+        self.carried: list[Event] = []
+        self.rejects: deque[dict[str, Any]] = deque(maxlen=5)
+        self.marks: deque[Mapping[str, Any]] = deque(maxlen=HISTORY)
+        self.finished: deque[int] = deque()  # wall_ns of each round settled in the last hour
+        self.last_outcome: dict[str, Any] | None = None
+        self.last_settlements: list[dict[str, Any]] = []
+        self.round_no = table.round_no
+        self.closing = False  # the daemon stops: the pages' event streams end
+        self._load()
+
+    # -- from the journal at start, then record by record
+
+    def _load(self) -> None:
+        journal = self.table.journal
+        since = self.clock_ns() - HOUR_NS
+        opened = journal.last("round_open")
+        outcomes: list[tuple[Record, Mapping[str, Any]]] = []
+        for record in journal._query("kind = 'event' AND json_extract(body, '$.complete') = 1 "
+                                     "ORDER BY seq DESC LIMIT ?", HISTORY):
+            outcomes.append((record, record.body))
+        for record, body in reversed(outcomes):
+            self._settled(record, body)
+        self.finished = deque(ns for ns in self.finished if ns >= since)
+        if opened is not None:
+            self.carried = [event_from_json(b) for b in opened.body.get("carried", [])]
+            for record in journal.records(since=opened.seq, kinds=("event",), round_=opened.round):
+                self.events.append(event_from_json(record.body["event"]))
+
+    def _settled(self, record: Record, body: Mapping[str, Any]) -> None:
+        outcome = next((e["outcome"] for e in body.get("effects", []) if "outcome" in e), None)
+        self.finished.append(record.wall_ns)
+        self.last_settlements = [e["settlement"] for e in body.get("effects", []) if "settlement" in e]
+        if outcome is not None:
+            self.last_outcome = outcome
+            board = self.table.config.spec.board
+            mark = board.mark(outcome) if board is not None else None
+            if mark is not None:
+                self.marks.append(mark)
+
+    def __call__(self, table: "Table", records: Sequence[Record]) -> None:
+        for record in records:
+            if record.kind == "event":
+                self.events.append(event_from_json(record.body["event"]))
+                if record.body.get("complete"):
+                    self._settled(record, record.body)
+            elif record.kind == "round_open":
+                self.events = []
+                self.carried = [event_from_json(b) for b in record.body.get("carried", [])]
+                self.rejects.clear()
+            elif record.kind == "reject":
+                self.rejects.append({"seq": record.seq, "source": record.body.get("source"),
+                                     "reason": record.body.get("reason")})
+        self.round_no = table.round_no
+        self.version += 1
+        self.wake()
+
+    def wake(self) -> None:
+        for waiter in self._waiters:
+            waiter.set()
+
+    async def changed(self, seen: int, timeout: float) -> int:
+        """Wait until the version is past ``seen`` (or ``timeout`` seconds); the version now."""
+        if self.version > seen:
+            return self.version
+        waiter = asyncio.Event()
+        self._waiters.add(waiter)
+        try:
+            await asyncio.wait_for(waiter.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self._waiters.discard(waiter)
+        return self.version
+
+    # -- what the pages read
+
+    def legal(self) -> Legal:
+        """The decisions the round accepts now (worked out once per commit)."""
+        if self._legal is None or self._legal[0] != self.version:
+            table = self.table
+            accepting = not any(f.stops_all() for f in table.faults.values())
+            if table.round.complete or not accepting:
+                answer = Legal()
+            else:
+                answer = legal(table.round_spec, table.round, table.last_prompt,
+                               seats_with_bets(self.events, self.carried), betting_open=table.betting_open(),
+                               players=players_at(self.events, self.carried))
+            self._legal = (self.version, answer)
+        return self._legal[1]
+
+    def hands_per_hour(self) -> int:
+        since = self.clock_ns() - HOUR_NS
+        while self.finished and self.finished[0] < since:
+            self.finished.popleft()
+        return len(self.finished)
+
+    def snapshot(self) -> dict[str, Any]:
+        if self._cache is not None and self._cache[0] == self.version:
+            return self._cache[1]
+        table = self.table
+        config = table.config
+        minor = config.minor_unit
+        prompt = table.last_prompt
+        bets: dict[int, list[dict[str, Any]]] = {}
+        for event in self.carried + self.events:
+            if isinstance(event, Bet):
+                entry: dict[str, Any] = {"spot": event.spot}
+                if event.amount is not None:
+                    entry["amount"] = money(event.amount, minor)
+                if event.player:
+                    entry["player"] = event.player
+                bets.setdefault(event.seat, []).append(entry)
+        cards = [str(getattr(e, "card")) for e in self.events if type(e).__name__ == "CardOut"]
+        pending = table.pending_result
+        held = None
+        if pending is not None:
+            held = {"kind": pending.kind, "values": list(pending.values), "colors": list(pending.colors),
+                    "reason": pending.reason, "prompt": pending.prompt, "source": pending.source, "seq": pending.seq}
+        faults = [{"name": f.name, "text": f.text, "kind": f.kind} for f in table.faults.values()]
+        view = table.view()
+        board = config.spec.board
+        wiring = getattr(table, "wiring", None)
+        keys = set(wiring.actions.values()) if wiring is not None else set()
+        snap: dict[str, Any] = {
+            "version": self.version, "seq": table.journal.last_seq,
+            "table": config.table_id, "game": config.spec.id, "game_name": config.spec.name,
+            "variant": config.round_config.variant, "currency": config.currency, "minor_unit": minor,
+            "round": table.round_no, "complete": table.round.complete,
+            "betting_open": table.betting_open(),
+            "prompt": {"text": prompt.text, "seat": prompt.seat, "expects": list(prompt.expects)}
+            if prompt is not None else {"text": table.waiting_for(), "seat": None, "expects": []},
+            "waiting_for": table.waiting_for(),
+            "layout": table.round.layout(),
+            "bets": [{"seat": s, "bets": b} for s, b in sorted(bets.items())],
+            "cards": cards,
+            "legal": self.legal().to_json(),
+            "keypad": [{"key": i + 1, "seat": d.seat, "action": d.action} for i, d in enumerate(keypad(self.legal()))
+                       if f"decision_{i + 1}" in keys],  # only the keys this table has wired
+            "pending": held,
+            "faults": faults,
+            "accepting": not any(f.stops_all() for f in table.faults.values()),
+            "tower": view["tower"],
+            "meters": view["jackpot_display"]["meters"],
+            "jackpot_pending": [name for name, _ in table.meters.pending()],
+            "last_outcome": self.last_outcome,
+            "last_settlements": self.last_settlements,
+            "rejects": list(self.rejects),
+            "board": boards.build(board, config.round_config, list(self.marks)) if board is not None else None,
+            "hands_per_hour": self.hands_per_hour(),
+            "limits": [{"spot": spot, "min": money(low, minor), "max": money(high, minor) if high is not None else None}
+                       for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items()],
+            "shoe": {"number": table.shoe_no, "cut_card": table.cut_card},
+        }
+        self._cache = (self.version, snap)
+        return snap

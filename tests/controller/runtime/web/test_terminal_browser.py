@@ -1,0 +1,421 @@
+"""Whole rounds played by tapping the dealer terminal in a real headless Chromium, against a live daemon.
+
+The daemon runs with emulated devices (the shoe and the bet sensors post what the test deals and bets);
+the croupier's decisions, no more bets and the confirmation of an unsure camera read are only ever
+tapped on the page. After each round the journal is read back: the decisions are there as the
+croupier's ``action`` events, and the settlements are the ones the rules give. Along the way:
+
+- every decision the page offers is one the round accepts, and every decision the round's prompt
+  expects that the page does not offer is one the round refuses (checked on a copy of the live round);
+- a second browser on the pit view shows each committed record within 500 ms;
+- a wrong PIN is refused and journaled; a technician's login cannot decide;
+- the page goes on working after the daemon restarts in the middle of a round.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.events import Action
+from controller.games.contract import Accepted
+from controller.games.decisions import copy_of
+from drivers.events import SpinRead
+from tests.controller.runtime.web.harness import PINS, LiveTable
+
+pytestmark = pytest.mark.timeout(120)
+PIT_MS = 500
+
+
+@pytest.fixture
+def contexts(browser: Any):
+    made: list[Any] = []
+
+    def new(width: int = 800, height: int = 480) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        made.append(context)
+        return context.new_page()
+    yield new
+    for context in made:
+        context.close()
+
+
+def login(page: Any, url: str, name: str, view: str = "/") -> None:
+    page.goto(url + view)
+    page.wait_for_selector("#pad")
+    page.fill("#name", name)
+    for digit in PINS[name][1]:
+        page.click(f"#pad button:text-is('{digit}')")
+    page.click("#pad button:text-is('Log in')")
+    page.wait_for_selector("#view[data-seq]")
+
+
+class Dealer:
+    """The dealer page, the pit page beside it, and the live table they show."""
+
+    def __init__(self, table: LiveTable, page: Any, pit: Any | None = None) -> None:
+        self.table, self.page, self.pit = table, page, pit
+        self.pit_ms: list[float] = []
+        self.checked = 0
+
+    def seq(self) -> int:
+        return self.table.call(lambda: self.table.daemon.table.journal.last_seq)
+
+    def shown(self, seq: int) -> None:
+        """The dealer page shows the state at ``seq``; the pit view too, within 500 ms of the commit."""
+        self.page.wait_for_function(f"Number(document.getElementById('view').dataset.seq) >= {seq}", timeout=5000)
+        if self.pit is not None:
+            t0 = time.perf_counter()
+            self.pit.wait_for_function(f"Number(document.getElementById('view').dataset.seq) >= {seq}",
+                                       timeout=PIT_MS)
+            self.pit_ms.append((time.perf_counter() - t0) * 1000)
+        self.check_offered()
+
+    def check_offered(self) -> None:
+        """What the page offers is exactly what the round accepts, box by box, for what the prompt expects."""
+        buttons = self.page.eval_on_selector_all(
+            "#decisions button[data-action]",
+            "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.action, Number(b.dataset.multiple || 0), "
+            "Number(b.dataset.amount || 0), b.dataset.player || null])")
+        offered = {(seat, action) for seat, action, _, _, player in buttons if player is None}
+        picks = self.page.eval_on_selector_all(  # a decision naming cards: its button opens the card picker
+            "#decisions button[data-cards-for]", "bs => bs.map(b => [Number(b.dataset.seat), b.dataset.cardsFor])")
+        offered |= {(seat, action) for seat, action in picks}
+
+        def judge() -> list[str]:
+            table = self.table.daemon.table
+            problems = []
+            prompt = table.last_prompt
+            expects = prompt.expects if prompt is not None else ()
+            declared = {a.name: a for a in table.round_spec.actions if "action" in expects or a.name in expects}
+
+            def takes(event: Action) -> bool:
+                return not table.round.complete and isinstance(copy_of(table.round).apply(event), Accepted)
+            for seat, name, multiple, amount, player in buttons:  # each button, as it is sent, is taken
+                if not takes(Action(seat, name, player=player, multiple=multiple or None, amount=amount or None)):
+                    problems.append(f"box {seat} {name} {multiple}x {amount}: offered, but the round refuses it")
+            for seat in range(1, 8):
+                for name, spec in declared.items():
+                    span = table.round.amounts(seat, name) if spec.amount else None  # a sized bet: its least
+                    choice = table.round.card_choice(seat, name) if spec.cards else None
+                    if spec.cards:  # named cards only: a plain draw would draw nothing
+                        accepted = choice is not None and takes(Action(seat, name, cards=choice.cards[:choice.least]))
+                    else:
+                        accepted = takes(Action(seat, name)) or any(takes(Action(seat, name, multiple=m))
+                                                                    for m in spec.multiples) or \
+                            (span is not None and takes(Action(seat, name, amount=span[0])))
+                    if accepted != ((seat, name) in offered):
+                        problems.append(f"box {seat} {name}: round {'accepts' if accepted else 'refuses'}, page "
+                                        f"{'offers' if (seat, name) in offered else 'does not offer'} it")
+            return problems
+        assert self.table.call(judge) == []
+        self.checked += 1
+
+    def tap(self, selector: str) -> None:
+        before = self.seq()
+        self.page.click(selector)
+        for _ in range(500):
+            if self.seq() > before:
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError(f"tapping {selector} committed nothing: "
+                                 f"{self.page.inner_text('#toast') if self.page.is_visible('#toast') else ''}")
+        self.shown(self.seq())
+
+    def decide(self, seat: int, action: str, multiple: int | None = None, amount: int | None = None) -> None:
+        more = f"[data-multiple='{multiple}']" if multiple else ":not([data-multiple])"
+        more += f"[data-amount='{amount}']" if amount else ":not([data-amount])"
+        self.tap(f"#decisions button[data-seat='{seat}'][data-action='{action}']{more}")
+
+    def deal(self, *cards: str) -> None:
+        for card in cards:
+            self.table.deal(card)
+            self.shown(self.seq())
+
+    def bet(self, seat: int, spot: str, amount: int) -> None:
+        self.table.bet(seat, spot, amount)
+        self.shown(self.seq())
+
+
+def settlements(table: LiveTable) -> list[dict[str, Any]]:
+    return [e["settlement"] for r in table.records() for e in r.body["effects"] if "settlement" in e]
+
+
+def decisions_in_journal(table: LiveTable) -> list[tuple[str, dict[str, Any]]]:
+    return [(r.body["source"], r.body["event"]) for r in table.records() if r.body["event"]["type"] == "action"]
+
+
+def brief(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted((s["seat"], s["spot"], s.get("hand"), s["result"], s.get("net")) for s in rows)
+
+
+def test_blackjack_round_with_insurance_split_and_double_tapped_at_the_terminal(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "blackjack", "fi", options={"boxes": 7}).start()
+    try:
+        page, pit = contexts(), contexts()
+        login(page, table.url, "carla")
+        login(pit, table.url, "tove", "/pit")
+        dealer = Dealer(table, page, pit)
+        dealer.bet(1, "main", 1000)
+        dealer.bet(2, "main", 1000)
+        dealer.bet(3, "main", 2000)
+        dealer.tap("#close-bets")
+        dealer.deal("8h", "5d", "Kd", "Ac", "8s", "6c", "9d")  # boxes 1-3, the dealer's ace, boxes 1-3
+        assert "insurance" in page.inner_text("#prompt").lower()
+        dealer.decide(3, "insurance")  # the game's own amount: half the bet
+        page.click("#decisions button[data-amount-for='insurance'][data-seat='2']")
+        page.click("#sheet button[data-key='5']")
+        page.click("#sheet button[data-key='OK']")
+        for _ in range(300):
+            if len(decisions_in_journal(table)) == 2:
+                break
+            time.sleep(0.01)
+        dealer.shown(dealer.seq())
+        dealer.decide(1, "split")
+        dealer.deal("3c")  # the first split hand: 8 3
+        dealer.decide(1, "double")
+        dealer.deal("Tc", "2h")  # the double's one card (21), then the second hand's second card: 8 2
+        dealer.decide(1, "stand")
+        dealer.decide(2, "double")
+        dealer.deal("9s")  # box 2: 5 6 9 = 20
+        dealer.decide(3, "stand")
+        dealer.deal("7h")  # the dealer: A 7, soft 18, stands: 21, 20 and 19 win, 10 loses
+        assert table.call(lambda: table.daemon.table.round_no) == 2
+        assert decisions_in_journal(table) == [
+            ("terminal:carla", {"type": "action", "seat": 3, "action": "insurance"}),
+            ("terminal:carla", {"type": "action", "seat": 2, "action": "insurance", "amount": 500}),
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "split"}),
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "double"}),
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "stand"}),
+            ("terminal:carla", {"type": "action", "seat": 2, "action": "double"}),
+            ("terminal:carla", {"type": "action", "seat": 3, "action": "stand"})]
+        assert brief(settlements(table)) == [
+            (1, "main", 1, "win", 2000), (1, "main", 2, "lose", -1000),
+            (2, "insurance", None, "lose", -500), (2, "main", None, "win", 2000),
+            (3, "insurance", None, "lose", -1000), (3, "main", None, "win", 2000)]
+        assert dealer.checked >= 15 and max(dealer.pit_ms) < PIT_MS
+    finally:
+        table.stop()
+
+
+def test_caribbean_stud_fold_and_raise_and_the_page_survives_a_restart_mid_round(tmp_path: Path,
+                                                                                  contexts: Any) -> None:
+    table = LiveTable(tmp_path, "caribbean-stud", "classic").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        dealer.bet(1, "ante", 1000)
+        dealer.bet(2, "ante", 1000)
+        dealer.tap("#close-bets")
+        # one card at a time: box 1, box 2, the dealer; five rounds (the dealer's last card face up)
+        dealer.deal("As", "3c", "Ah", "Ad", "7d", "Kc", "9c", "Jh", "8d", "5h", "8s", "6c", "2d", "4c", "3h")
+        assert page.locator(".dealer-row .card.down").count() == 4  # the dealer's first four face down
+        table.restart()  # the daemon restarts with both boxes still to decide
+        dealer.shown(dealer.seq())
+        page.wait_for_selector("#link:text-is('live')")
+        dealer.decide(2, "fold")
+        dealer.decide(1, "raise")
+        assert decisions_in_journal(table) == [
+            ("terminal:carla", {"type": "action", "seat": 2, "action": "fold"}),
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "raise"})]
+        results = {(s["seat"], s["spot"]): s["result"] for s in settlements(table)}
+        # aces beat A K; "bet" is the raise
+        assert results == {(1, "ante"): "win", (1, "bet"): "win", (2, "ante"): "lose"}
+    finally:
+        table.stop()
+
+
+def test_three_card_poker_play_and_fold(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "three-card-poker", "fi").start()
+    try:
+        page = contexts(1280, 800)
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        dealer.bet(1, "ante", 1000)
+        dealer.bet(2, "ante", 1000)
+        dealer.tap("#close-bets")
+        dealer.deal("Kh", "2c", "9s", "Kd", "5d", "4h", "7c", "8h", "Qc")  # box 1 K K 7, box 2 2 5 8, dealer 9 4 Q
+        dealer.decide(1, "play")
+        dealer.decide(2, "fold")
+        results = {(s["seat"], s["spot"]): s["result"] for s in settlements(table)}
+        assert results[(2, "ante")] == "lose" and results[(1, "ante")] == "win" and results[(1, "play")] == "win"
+        assert [e for _, e in decisions_in_journal(table)] == [
+            {"type": "action", "seat": 1, "action": "play"}, {"type": "action", "seat": 2, "action": "fold"}]
+    finally:
+        table.stop()
+
+
+def test_roulette_no_more_bets_and_an_unsure_spin_confirmed_at_the_terminal(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "roulette", "european").start()
+    try:
+        page, pit = contexts(), contexts()
+        login(page, table.url, "carla")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        dealer.bet(1, "straight:17", 1000)
+        dealer.bet(2, "red", 2000)
+        assert page.locator("#decisions button[data-action]").count() == 0  # roulette has no player decisions
+        dealer.tap("#close-bets")
+        table.results.send(SpinRead("unsure", 17, "the ball sits on a fret"))
+        dealer.shown(table.settled())
+        page.wait_for_selector("#pending")
+        assert "17" in page.inner_text("#confirm")
+        dealer.tap("#confirm")
+        assert brief(settlements(table)) == [(1, "straight:17", None, "win", 35000), (2, "red", None, "lose", -2000)]
+        event = [r for r in table.records() if r.body["event"]["type"] == "wheel"][0]
+        assert event.body["event"] == {"type": "wheel", "number": 17} and event.body["confirmed_by"] == "terminal:carla"
+        pit.wait_for_selector("#board .num.first:text-is('17')", timeout=PIT_MS)
+    finally:
+        table.stop()
+
+
+def test_a_wrong_pin_is_refused_and_a_technician_cannot_decide(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "blackjack", "fi").start()
+    try:
+        page = contexts()
+        page.goto(table.url + "/")
+        assert page.url.endswith("/login")
+        page.fill("#name", "carla")
+        for digit in "1111":
+            page.click(f"#pad button:text-is('{digit}')")
+        page.click("#pad button:text-is('Log in')")
+        page.wait_for_selector("#why:text-is('Wrong name or PIN.')")
+        page.goto(table.url + "/")
+        assert page.url.endswith("/login")  # no session was made
+        audits = [r.body for r in table.records(("console",))]
+        assert {"who": "carla", "what": "terminal login failed: Wrong name or PIN.", "ok": False} in audits
+        login(page, table.url, "tove")
+        table.bet(1, "main", 1000)
+        page.click("#close-bets")
+        page.wait_for_selector("#toast.bad")
+        assert "croupier or a supervisor" in page.inner_text("#toast")
+        assert [r.body["event"]["type"] for r in table.records()] == ["bet"]  # no more bets was not taken
+    finally:
+        table.stop()
+
+
+def test_ultimate_texas_holdem_a_4x_play_tapped_before_the_flop(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "ultimate-texas-holdem", "i").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        dealer.bet(1, "ante", 1000)
+        dealer.bet(1, "blind", 1000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Ad 9c 7s 2d 5h Kc 8d 3s 4c Qh Jd Tc 6s".split())
+        while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+            dealer.deal(next(deck))
+        multiples = page.eval_on_selector_all("#decisions button[data-action='play'][data-multiple]",
+                                              "bs => bs.map(b => Number(b.dataset.multiple))")
+        assert sorted(multiples) == [3, 4]  # before the flop: 4x or 3x, never 2x or 1x
+        dealer.decide(1, "play", 4)
+        while not table.call(lambda: table.daemon.table.round_no > 1):
+            dealer.deal(next(deck))
+        assert decisions_in_journal(table) == [
+            ("terminal:carla", {"type": "action", "seat": 1, "action": "play", "multiple": 4})]
+        play = [s for s in settlements(table) if s["spot"] == "play"]
+        assert len(play) == 1 and play[0]["stake"] == 4000
+    finally:
+        table.stop()
+
+
+def test_no_limit_holdem_a_raise_of_the_croupiers_amount_and_the_least_bet_in_one_tap(tmp_path: Path,
+                                                                                       contexts: Any) -> None:
+    table = LiveTable(tmp_path, "texas-holdem", "no-limit").start()
+    try:
+        page, pit = contexts(), contexts(1280, 800)
+        login(page, table.url, "carla")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        for seat in (1, 2, 3):
+            dealer.bet(seat, "buy_in", 20000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c".split())
+
+        def deal_on() -> None:
+            while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+                dealer.deal(next(deck))
+        deal_on()
+        # box 1 raises to an amount the player names: "another amount" opens the keypad, the range from the round
+        page.click("#decisions button[data-amount-for='raise'][data-seat='1']")
+        assert "2.00 to 200.00" in page.inner_text("#sheet h3")
+        page.click("#sheet button[data-key='5']")
+        dealer.tap("#sheet button[data-key='OK']")
+        dealer.decide(2, "fold")
+        dealer.decide(3, "call")
+        deal_on()  # the flop
+        assert page.locator("#decisions button[data-seat='3'][data-action='bet'][data-amount='100']").count() == 1
+        dealer.decide(3, "bet", amount=100)  # the least bet, one tap
+        dealer.decide(1, "call")
+        for _street in ("turn", "river"):
+            deal_on()
+            dealer.decide(3, "check")
+            dealer.decide(1, "check")
+        assert table.call(lambda: table.daemon.table.round_no) == 2
+        assert [e for _, e in decisions_in_journal(table)] == [
+            {"type": "action", "seat": 1, "action": "raise", "amount": 500},
+            {"type": "action", "seat": 2, "action": "fold"}, {"type": "action", "seat": 3, "action": "call"},
+            {"type": "action", "seat": 3, "action": "bet", "amount": 100},
+            {"type": "action", "seat": 1, "action": "call"},
+            {"type": "action", "seat": 3, "action": "check"}, {"type": "action", "seat": 1, "action": "check"},
+            {"type": "action", "seat": 3, "action": "check"}, {"type": "action", "seat": 1, "action": "check"}]
+        assert {source for source, _ in decisions_in_journal(table)} == {"terminal:carla"}
+        pot = {s["seat"]: (s["result"], s["net"]) for s in settlements(table) if s["spot"] == "pot"}
+        outcome = next(e["outcome"] for r in table.records() for e in r.body["effects"] if "outcome" in e)
+        assert outcome["pots"] == [{"amount": 1250, "boxes": [3, 1]}] and outcome["rake"] > 0
+        # K high beats Q high: box 3 takes the pot less the house's rake
+        assert pot == {1: ("lose", -600), 2: ("lose", -50), 3: ("win", 1250 - 600 - outcome["rake"])}
+        assert max(dealer.pit_ms) < PIT_MS
+    finally:
+        table.stop()
+
+
+def test_five_card_draw_the_cards_thrown_are_picked_at_the_terminal(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "five-card-draw", "limit").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        for seat in (1, 2):
+            dealer.bet(seat, "buy_in", 20000)
+        dealer.tap("#close-bets")
+        deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c 3c 9s".split())
+        thrown: list[str] = []
+        while table.call(lambda: table.daemon.table.round_no) == 1:
+            if "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+                dealer.deal(next(deck))
+                continue
+            picker = page.locator("#decisions button[data-cards-for='draw']")
+            if picker.count() and not thrown:
+                seat = int(picker.first.get_attribute("data-seat"))
+                picker.first.click()
+                shown = page.eval_on_selector_all("#sheet button[data-pick]", "bs => bs.map(b => b.dataset.pick)")
+                assert len(shown) == 5  # the box's own five cards
+                held = table.call(lambda: [str(c) for c in table.daemon.table.round.hand.hole_now(
+                    table.daemon.table.round.order.index(seat))])
+                assert sorted(shown) == sorted(held)
+                assert page.is_disabled("#sheet button[data-key='OK']")  # nothing chosen: a draw names its cards
+                thrown = shown[:2]
+                for text in thrown:
+                    page.click(f"#sheet button[data-pick='{text}']")
+                dealer.tap("#sheet button[data-key='OK']")
+                continue
+            for action in ("stand_pat", "check", "call"):
+                button = page.locator(f"#decisions button[data-action='{action}']:not([data-amount])")
+                if button.count():
+                    seat = int(button.first.get_attribute("data-seat"))
+                    dealer.decide(seat, action)
+                    break
+            else:
+                raise AssertionError(f"nothing to tap: {page.inner_text('#decisions')}")
+        draws = [(source, e) for source, e in decisions_in_journal(table) if e["action"] == "draw"]
+        assert len(draws) == 1 and draws[0][0] == "terminal:carla" and draws[0][1]["cards"] == thrown
+        assert {s["seat"] for s in settlements(table)} == {1, 2}
+    finally:
+        table.stop()

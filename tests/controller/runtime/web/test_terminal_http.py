@@ -1,0 +1,110 @@
+"""The terminal's routes without a browser: sessions, guards, and refusals that change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from controller.events import Bet
+from controller.runtime.auth import ConsoleUser, Lockout, hash_pin
+from controller.runtime.web.session import Login, Sessions
+from tests.controller.runtime.web.harness import PINS, LiveTable
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_a_session_cookie_is_refused_when_forged_expired_or_the_users_role_changed() -> None:
+    users = {"carla": ConsoleUser("carla", "croupier", hash_pin("2468"))}
+    sessions = Sessions(users, b"k" * 32, Lockout(), hours=1)
+    login, why = sessions.login("carla", "2468", 1000.0)
+    assert login == Login("carla", "croupier", 1000) and why == ""
+    cookie = sessions.cookie(login)
+    assert sessions.check(cookie, 1500.0) == login
+    assert sessions.check(cookie, 1000.0 + 3601) is None  # expired
+    assert sessions.check(cookie.replace("croupier", "supervisor"), 1500.0) is None  # forged role
+    assert Sessions(users, b"x" * 32).check(cookie, 1500.0) is None  # another table's key
+    assert Sessions({"carla": ConsoleUser("carla", "supervisor", users["carla"].pin_hash)}, b"k" * 32) \
+        .check(cookie, 1500.0) is None  # the user's role changed
+    for _ in range(4):
+        assert sessions.login("carla", "1111", 2000.0) == (None, "Wrong name or PIN.")
+    assert sessions.login("carla", "1111", 2000.0)[1] == "Wrong name or PIN. Too many failures: locked for 5 minutes."
+    assert sessions.login("carla", "2468", 2001.0)[1].startswith("Locked after too many wrong PINs")
+
+
+def test_the_routes_refuse_what_is_not_offered_and_change_nothing(tmp_path: Path) -> None:
+    table = LiveTable(tmp_path, "blackjack", "fi").start()
+    try:
+        client = httpx.Client(base_url=table.url, timeout=10)
+        assert client.get("/api/state").status_code == 401
+        assert client.post("/api/close_bets", headers={"X-Tablectl": "1"}).status_code == 401
+        assert client.post("/api/login", json={"name": "carla", "pin": "2468"}).status_code == 403  # no header
+        client.headers["X-Tablectl"] = "1"
+        assert client.post("/api/login", json={"name": "carla", "pin": PINS["carla"][1]}).json()["ok"]
+        table.bets.send(Bet(1, "main", 1000))
+        seq = table.settled()
+        answer = client.post("/api/act", json={"seat": 1, "action": "stand"})
+        assert answer.status_code == 409
+        assert answer.json()["text"].startswith("Refused: stand is not a decision of box 1")
+        for body in ({"seat": "1", "action": "stand"}, {"seat": 1, "action": "stand", "amount": -5}, {}):
+            assert client.post("/api/act", json=body).status_code == 400
+        garbled = client.post("/api/act", content=b"not json", headers={"Content-Type": "application/json"})
+        assert garbled.status_code == 400
+        assert client.post("/api/confirm", json={}).json() == {"ok": False, "text": "Refused: no result waits for "
+                                                                                  "confirmation"}
+        assert client.post("/api/clear_fault", json={"name": "journal"}).status_code == 403  # a croupier
+        assert table.settled() == seq + 1  # only the refused confirmation's command record was journaled
+        state = client.get("/api/state").json()
+        assert state["legal"]["close_bets"] and state["user"] == {"name": "carla", "role": "croupier"}
+        assert client.post("/api/close_bets").json()["ok"]
+        assert table.records()[-1].body["source"] == "terminal:carla"
+    finally:
+        table.stop()
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (PEM), as a table's technician makes one for the pit's network."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "table-terminal")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "terminal.crt", folder / "terminal.key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def test_with_a_certificate_the_terminal_speaks_only_tls_and_its_cookie_is_secure(tmp_path: Path) -> None:
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    table = LiveTable(tmp_path, "roulette", "european", terminal={"cert": str(cert), "key": str(key)}).start()
+    try:
+        assert table.url.startswith("https://")
+        trusted = ssl.create_default_context(cafile=str(cert))
+        client = httpx.Client(base_url=table.url, timeout=10, verify=trusted, headers={"X-Tablectl": "1"})
+        assert client.get("/login").status_code == 200
+        answer = client.post("/api/login", json={"name": "sven", "pin": PINS["sven"][1]})
+        assert answer.json()["ok"]
+        cookie = answer.headers["set-cookie"].lower()
+        assert "secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+        assert client.get("/api/state").json()["user"] == {"name": "sven", "role": "supervisor"}
+        with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port is not served
+            httpx.get(f"http://127.0.0.1:{table.port}/login", timeout=5)
+    finally:
+        table.stop()
