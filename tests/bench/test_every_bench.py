@@ -32,6 +32,7 @@ TINY: dict[str, list[list[str]]] = {
     "house_edge.py": [["--only", "tiny_caribbean_simulate"]],
     "hands_compiled.py": [["--hands", "20000", "--rounds", "1", "--no-all", "--no-c"]],
     "hands.py": [["--single", "2000", "--batch", "20000"]],
+    "poker_crosscheck.py": [["--hands", "3", "--seconds", "5", "--phh"]],
     "poker_room.py": [["--hands", "2", "--showdowns", "1", "--games", "texas-holdem"]],
     "roulette_camera.py": [["--seconds", "0", "--rounds", "0", "--spins", "1"]],
     "roulette_identity.py": [["record", "--spins", "1", "--out", "{tmp}/a.json"],
