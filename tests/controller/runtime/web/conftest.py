@@ -28,8 +28,8 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+@pytest.fixture(scope="module")  # not the session: Playwright's sync API keeps an event loop running on the
+def browser() -> Iterator[object]:  # main thread while it is open, and every later asyncio.run would refuse
     why = _missing()
     if why is not None:
         if os.environ.get("CI", "").lower() == "true":
