@@ -8,9 +8,13 @@ lost), and then bets or folds. The dealer qualifies with ace-king (version B
 and the tables after it: a pair of eights, or of tens). When he does not, a
 box that bet is paid the ante and its bet stands, unless it buys the dealer a
 game (``buy_dealer``, a fee of the ante): the dealer replaces his highest
-card(s) once for every buyer, and the buyers are settled against the new
+card once for every buyer, and the buyers are settled against the new
 hand, or, if it is still below a pair, neither paid nor charged beyond the
-fee. The bonus is paid on the box's own five cards. The rules of one box are
+fee. In version B and the tables after it nobody buys: the dealer who does
+not open exchanges his two highest cards himself ("Även dealern får byta två
+kort"), free, and every box that bet is settled against the new hand as the
+rules settle the first (opening or not). The bonus is paid on the box's own
+five cards. The rules of one box are
 the plain functions ``qualifies``, ``box_results`` and ``bonus_result``, which
 the house-edge tool settles through.
 """
@@ -114,8 +118,9 @@ class OasisRound(Round):
         self.switched: dict[int, list[str]] = {}
         self.owed: list[tuple[int, int]] = []  # (box, position) of cards a switch still waits for
         self.buyers: list[int] = []
+        self.exchanged = False  # the dealer exchanged cards of his own (version B)
         self.dealer_first: list[str] = []
-        self.phase = "bets"  # bets -> deal -> decide -> buy -> redeal -> done
+        self.phase = "bets"  # bets -> deal -> decide -> (buy -> redeal | exchange) -> done
         self.betting_open = True
         self._outcome: dict[str, Any] | None = None
         self._settlements: list[Settlement] = []
@@ -197,7 +202,7 @@ class OasisRound(Round):
             self.hands[seat][position] = card
             if self.owed:
                 return effects + [Prompt(f"Card to {self._who(self.owed[0][0])}", expects=("card",))]
-            if self.phase == "redeal":
+            if self.phase in ("redeal", "exchange"):
                 return effects + self._settle()
             return effects + [self._decide_prompt()]
         raise Reject(f"no card expected now: waiting for {self.waiting_for()}")
@@ -254,13 +259,25 @@ class OasisRound(Round):
     def _after_decisions(self) -> list[Effect]:
         dealer = rank_hand(self.config, self.hands[DEALER])
         betting = [s for s in self.boxes() if self.decided[s] == "bet"]
-        if qualifies(self.table, dealer) or not betting or not self.table["dealer_replaces"]:
+        if qualifies(self.table, dealer) or not betting:
+            return self._settle()
+        own = int(self.table["dealer_exchanges"])
+        if own:
+            self.phase, self.exchanged = "exchange", True
+            self.owed = [(DEALER, i) for i in replaced(self.hands[DEALER], own)]
+            return [Prompt(f"The dealer does not open: he exchanges his {own} highest cards. Card to the dealer",
+                           expects=("card",))]
+        if not self.table["dealer_replaces"]:
             return self._settle()
         self.phase = "buy"
         return [Prompt("The dealer does not open: buy_dealer from the boxes that buy him a game, then no more "
                        "bets (or his new card)", expects=("action", "close_bets", "card"))]
 
     def _buy(self, action: Action) -> list[Effect]:
+        if not self.table["dealer_replaces"]:
+            raise Reject("no buying the dealer a game in this version" + (
+                ": the dealer exchanges his two highest cards himself when he does not open"
+                if self.table["dealer_exchanges"] else " (002 A)"))
         if self.phase != "buy":
             raise Reject("buying the dealer a game only when he does not open" if self.phase in ("decide", "done")
                          else f"no decisions now: waiting for {self.waiting_for()}")
@@ -286,6 +303,7 @@ class OasisRound(Round):
         first = rank_hand(self.config, self._first_dealer())
         dealer = rank_hand(self.config, self.hands[DEALER])
         opened = qualifies(self.table, first)
+        judged = qualifies(self.table, dealer) if self.exchanged else opened
         effects: list[Effect] = []
         boxes = []
         for seat in self.boxes():
@@ -298,7 +316,8 @@ class OasisRound(Round):
                 effects.append(settle_fixed(ante, "lose", note="folded"))
             else:
                 assert bet is not None
-                results = box_results(self.table, hand, dealer if bought else first, opened, bought)
+                results = box_results(self.table, hand, dealer if bought or self.exchanged else first, judged,
+                                      bought)
                 effects.append(settle_fixed(ante, *results["ante"]))
                 effects.append(settle_fixed(bet, *results["bet"]))
             bonus = self.bet_of(seat, "bonus")
@@ -313,6 +332,9 @@ class OasisRound(Round):
         self._outcome = {"dealer": {"cards": self.dealer_first, "up_card": self.dealer_first[-1],
                                     "hand": first.name, "qualifies": opened},
                          "boxes": boxes}
+        if self.exchanged:
+            self._outcome["dealer"]["exchanged"] = {"cards": [str(c) for c in self.hands[DEALER]],
+                                                    "hand": dealer.name, "qualifies": judged}
         if self.buyers:
             self._outcome["dealer"]["bought"] = {"by": self.buyers, "cards": [str(c) for c in self.hands[DEALER]],
                                                  "hand": dealer.name}
@@ -404,8 +426,9 @@ def strategy(table: Mapping[str, Any], cards: Sequence[Card], switched: bool,
              jokers: int) -> tuple[str, tuple[Card, ...] | None]:
     """The stated strategy: bet with a pair or better or ace-king; otherwise, where switching is allowed and the
     box has not switched, switch the odd card of four to a flush; otherwise fold where the dealer opens with
-    ace-king, and bet where he needs a pair (version B and the tables after it: he fails to open about two
-    times in three, and a bet then earns the ante, which is worth more than the ante a fold loses).
+    ace-king, and bet where he needs a pair (version B and the tables after it: even after his own exchange
+    he fails to open more than half the time, and a bet then earns the ante, so betting a hand without a
+    pair loses about three quarters of the ante on average, less than the whole ante a fold gives up).
     (decision, cards)."""
     hand = oasis_joker_high(cards) if jokers else best_high(cards)
     if hand.category != "high_card" or hand.ranks[:2] == (14, 13):

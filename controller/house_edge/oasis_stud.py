@@ -12,8 +12,10 @@ where the four share a rank.
 Ante and bet (``--simulate N``): N rounds of one box against the dealer from a
 shuffled deck (``random.Random(--seed)``), the box playing the stated
 strategy (``oasis_stud.strategy``: bet with a pair or better or ace-king,
-switch the odd card of four to a flush, else fold; ``buys``: buy the dealer a
-game with two pair or better), each round settled through ``box_results``:
+switch the odd card of four to a flush, else fold, or at version B bet; ``buys``:
+buy the dealer a game with two pair or better), the dealer at version B
+exchanging his two highest cards himself when he does not open (``replaced``),
+each round settled through ``box_results``:
 the net of ante, bet and fees per ante, with its 95 % interval.
 """
 
@@ -92,7 +94,7 @@ def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) 
     rng = random.Random(seed)
     cards: list[Card] = deck(jokers=int(config["jokers"]))
     total = squares = staked = 0.0
-    counts = {"fold": 0, "switch": 0, "buy": 0, "dealer_opens": 0}
+    counts = {"fold": 0, "switch": 0, "buy": 0, "exchange": 0, "dealer_opens": 0}
     for n in range(rounds):
         rng.shuffle(cards)
         box, dealer_cards, spare = list(cards[:5]), list(cards[5:10]), iter(cards[10:])
@@ -113,9 +115,15 @@ def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) 
             stake += 2
             hand, first = rank_hand(config, box), rank_hand(config, dealer_cards)
             opened = qualifies(table, first)
+            dealer = first
+            if not opened and table["dealer_exchanges"]:  # version B: the dealer's own exchange
+                counts["exchange"] += 1
+                for position in replaced(dealer_cards, int(table["dealer_exchanges"])):
+                    dealer_cards[position] = next(spare)
+                dealer = rank_hand(config, dealer_cards)
+                opened = qualifies(table, dealer)
             counts["dealer_opens"] += opened
             bought = not opened and table["dealer_replaces"] and buys(table, hand)
-            dealer = first
             if bought:
                 counts["buy"] += 1
                 net -= 1

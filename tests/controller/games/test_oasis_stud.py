@@ -45,14 +45,22 @@ def test_version_a_switches_nothing():
                                       "1 ante win 100; 1 bet win 200"], rejected=[[12], [13], []])
 
 
-def test_version_b():
-    check_file("oasis-stud", "fi-b", [
+def test_version_b_the_dealer_exchanges_two_cards_himself():
+    doc = check_file("oasis-stud", "fi-b", [
         "1 ante win 100; 1 bet win 20000", "1 ante win 100; 1 bet win 10000", "1 ante win 100; 1 bet win 4000",
         "1 ante win 100; 1 bet win 1400", "1 ante win 100; 1 bet win 1000", "1 ante win 100; 1 bet win 600",
         "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
-        "1 ante win 100; 1 bet push 0",
-        "1 ante win 100; 1 bet win 1400; 1 switch lose -200; 1 buy_dealer lose -100",
-    ])
+        "1 ante win 100; 1 bet push 0",  # ace-king does not open; the dealer's own exchange still does not
+        "1 ante win 100; 1 bet win 1400; 1 switch lose -200",  # his exchange opens: two pair, beaten by a full house
+        "1 ante lose -100; 1 bet lose -200; 2 ante lose -100",  # his exchange opens and beats the box
+        "1 ante push 0; 1 bet push 0",  # equal hands
+        "1 ante win 100; 1 bet push 0",  # his exchange gives a pair of fives: still not open
+    ], rejected=[[]] * 11 + [[18, 21], [], []])
+    exchanged = [r["outcome"]["dealer"].get("exchanged") for r in doc["rounds"]]
+    assert exchanged[10] == {"cards": ["7d", "7c", "8c", "8d", "3d"], "hand": "Two pair, eights and sevens",
+                             "qualifies": True}
+    assert exchanged[12] is None  # the dealer opened with his first five: no exchange
+    assert "exchanges his two highest cards himself" in doc["rounds"][11]["rejected"][0]["reason"]
 
 
 def test_the_joker_table():
@@ -64,7 +72,8 @@ def test_the_joker_table():
         "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
         "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
         "1 ante win 100; 1 bet win 200",  # no bonus here: the bet on it is refused
-    ], rejected=[[]] * 11 + [[1]])
+        "1 ante win 100; 1 bet win 400",  # the dealer's exchange draws the joker: three sevens, beaten by a flush
+    ], rejected=[[]] * 11 + [[1], []])
 
 
 def test_the_table_from_a_pair_of_tens():
@@ -72,7 +81,7 @@ def test_the_table_from_a_pair_of_tens():
         "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 10000",
         "1 ante win 100; 1 bet win 2200", "1 ante win 100; 1 bet win 1600", "1 ante win 100; 1 bet win 1000",
         "1 ante win 100; 1 bet win 600", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
-        "1 ante win 100; 1 bet push 0",
+        "1 ante win 100; 1 bet push 0",  # nines do not open, nor do they after the dealer's exchange
     ])
 
 

@@ -28,3 +28,4 @@ def test_the_simulation_follows_the_version(variant):
     rates = out["rates"]
     assert (rates["switch"] == 0 and rates["buy"] == 0) if variant == "fi-a" else rates["switch"] > 0
     assert 0.3 < rates["fold"] < 0.6 if variant != "fi-b" else rates["fold"] == 0  # B: every hand bets
+    assert (rates["exchange"] > 0.4) if variant == "fi-b" else rates["exchange"] == 0  # B: the dealer's own
