@@ -14,7 +14,9 @@ fee. In version B and the tables after it nobody buys: the dealer who does
 not open exchanges his two highest cards himself ("Även dealern får byta två
 kort"), free, and every box that bet is settled against the new hand as the
 rules settle the first (opening or not). The bonus is paid on the box's own
-five cards. The rules of one box are
+five cards. In the progressive version (option ``progressive``) the bonus is
+one chip, part of which feeds a meter on the jackpot display
+(``MeterChange``), and its top line wins the meter. The rules of one box are
 the plain functions ``qualifies``, ``box_results`` and ``bonus_result``, which
 the house-edge tool settles through.
 """
@@ -28,7 +30,8 @@ from controller.cards import Card, parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
+    ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
+    Settlement,
     SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.hands.high import HighHand, best_high
@@ -93,6 +96,12 @@ def bonus_result(bonus: Mapping[str, Any], hand: HighHand) -> tuple[str, Odds | 
     if key in bonus:
         return "win", odds_of(bonus, key)
     return ("push", None) if key in ("two_pair", "three_of_a_kind") else ("lose", None)
+
+
+def progressive_share(config: RoundConfig, key: str) -> tuple[int, int] | None:
+    """The progressive version: the share of the meter a bonus hand of ``key`` wins, or None (the bonus table)."""
+    line = config.paytable["progressive"].get(key) if config["progressive"] else None
+    return None if line is None else (int(line["share"][0]), int(line["share"][1]))
 
 
 def replaced(cards: Sequence[Card], count: int) -> list[int]:
@@ -161,8 +170,14 @@ class OasisRound(Round):
             raise Reject(f"box {bet.seat} already has a bet on {bet.spot}")
         if bet.spot == "bonus" and self.bet_of(bet.seat, "ante") is None:
             raise Reject(f"box {bet.seat}: the ante first, then the bonus")
-        low, high = self.stake_limits(bet.spot)
-        check_stake(bet.spot, bet.amount, low, high)
+        if bet.spot == "bonus" and self.config["progressive"]:
+            stake = self.config["progressive_stake"]
+            if bet.amount is not None and bet.amount != stake:
+                raise Reject(f"box {bet.seat}: the progressive bonus is one chip of exactly {stake}")
+            bet = Bet(bet.seat, bet.spot, stake, bet.player)
+        else:
+            low, high = self.stake_limits(bet.spot)
+            check_stake(bet.spot, bet.amount, low, high)
         self.bets.append(bet)
         return []
 
@@ -173,7 +188,10 @@ class OasisRound(Round):
         self.betting_open = False
         self.plan = [seat for _ in range(5) for seat in self.boxes() + [DEALER]]
         self.hands = {seat: [] for seat in self.boxes() + [DEALER]}
-        return [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
+        feeds: list[Effect] = [MeterChange(self.config["meter"], "contribution", seat=b.seat,
+                                           amount=self.config["progressive_contribution"])
+                               for b in self.bets if b.spot == "bonus" and self.config["progressive"]]
+        return feeds + [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
 
     @staticmethod
     def _who(seat: int) -> str:
@@ -305,6 +323,7 @@ class OasisRound(Round):
         opened = qualifies(self.table, first)
         judged = qualifies(self.table, dealer) if self.exchanged else opened
         effects: list[Effect] = []
+        hits: list[Effect] = []
         boxes = []
         for seat in self.boxes():
             hand = rank_hand(self.config, self.hands[seat])
@@ -322,7 +341,7 @@ class OasisRound(Round):
                 effects.append(settle_fixed(bet, *results["bet"]))
             bonus = self.bet_of(seat, "bonus")
             if bonus is not None:
-                effects.append(self._bonus(bonus, hand, decision, seat))
+                effects.append(self._bonus(bonus, hand, decision, seat, hits))
             for spot in ("switch", "buy_dealer"):
                 fee = self.bet_of(seat, spot)
                 if fee is not None:
@@ -339,16 +358,23 @@ class OasisRound(Round):
             self._outcome["dealer"]["bought"] = {"by": self.buyers, "cards": [str(c) for c in self.hands[DEALER]],
                                                  "hand": dealer.name}
         self._settlements.extend(e for e in effects if isinstance(e, Settlement))
-        return [Outcome(self._outcome)] + effects
+        return [Outcome(self._outcome)] + effects + hits
 
     def _first_dealer(self) -> list[Card]:
         return [parse_card(c) for c in self.dealer_first]
 
-    def _bonus(self, bet: Bet, hand: HighHand, decision: str, seat: int) -> Settlement:
+    def _bonus(self, bet: Bet, hand: HighHand, decision: str, seat: int, hits: list[Effect]) -> Settlement:
         if decision == "fold":
             return settle_fixed(bet, "lose", note="folded: the bonus is lost")
         if seat in self.switched:
             return settle_fixed(bet, "lose", note="switched a card: the bonus is lost (002)")
+        key = hand_key(hand)
+        share = progressive_share(self.config, key)
+        if share is not None:
+            hits.append(MeterChange(self.config["meter"], "hit", seat=bet.seat, share=share, hand=key))
+            return Settlement(bet.seat, bet.spot, "win", player=bet.player,
+                              note=f"progressive {key}: {100 * share[0] / share[1]:g} % of the meter, paid from the "
+                                   "meter by the table (the chip is collected)")
         result, odds = bonus_result(self.config.paytable["bonus"], hand)
         settlement = settle_fixed(bet, result, odds)
         cap = self.config["bonus_cap"]
@@ -453,6 +479,15 @@ def validate(config: RoundConfig) -> None:
     for spot in config["limits"]:
         if spot not in ("ante", "bonus"):
             raise ValueError(f"limits: no spot {spot!r} in oasis-stud (ante, bonus; bet and fees follow the ante)")
+    if config["progressive"]:
+        if config.variant == "fi-joker":
+            raise ValueError("option 'progressive': the joker table has no bonus, so no progressive")
+        if config["progressive_contribution"] > config["progressive_stake"]:
+            raise ValueError(f"progressive_contribution: {config['progressive_contribution']} is more than the "
+                             f"progressive chip {config['progressive_stake']}")
+        if "bonus" in config["limits"]:
+            raise ValueError("limits: no bonus limits at a progressive table (the bonus is one chip of "
+                             "progressive_stake)")
     if bool(config["jokers"]) != (config.variant == "fi-joker"):
         raise ValueError("option 'jokers': 1 for the joker table (fi-joker) only, 0 otherwise")
 
@@ -480,6 +515,16 @@ SPEC = GameSpec(
         OptionSpec("bonus_cap", 0, "the most a bonus win pays, in minor units (002: 'Ett penningmässigt vinsttak "
                                    "kan sättas'); 0: no cap", kind="amount"),
         OptionSpec("limits", {}, "[minimum, maximum] of ante and bonus in minor units", kind="limits"),
+        OptionSpec("progressive", False, "the progressive version: the bonus is one chip feeding a meter on the "
+                                         "jackpot display, the royal flush wins the meter (002: 'ackumuleras ... på "
+                                         "en elektronisk tavla')", kind="bool"),
+        OptionSpec("progressive_stake", 50, "the progressive bonus chip in minor units (002 is silent)", kind="amount",
+                   minimum=1),
+        OptionSpec("progressive_contribution", 10, "minor units of each progressive chip added to the meter (002 is "
+                                                   "silent; the casino's figure: with the bonus table's other lines "
+                                                   "returning 75.9 % of the chip, keep it below about 23 %)",
+                   kind="amount"),
+        OptionSpec("meter", "oasis-stud", "name of the progressive meter this table feeds", kind="text"),
     ),
     spots=(
         SpotSpec("ante", "the ante, needed to play", "table limits"),
@@ -494,6 +539,7 @@ SPEC = GameSpec(
     ),
     devices=("shoe",),
     reader=ReaderSpec("shoe"),
+    progressive_spots=("bonus",),
     strategy="oasis",
     new_round=lambda config, carried: OasisRound(config, carried),
     paytable_file="oasis-stud.toml",

@@ -33,7 +33,7 @@ import numpy as np
 from controller.cards import Card, deck
 from controller.games.contract import GameSpec, RoundConfig
 from controller.games.oasis_stud import (
-    bonus_result, box_results, buys, qualifies, rank_hand, replaced, strategy,
+    bonus_result, box_results, buys, progressive_share, qualifies, rank_hand, replaced, strategy,
 )
 from controller.hands.batch import rank_batch
 from controller.hands.high import CATEGORIES, HighHand
@@ -87,6 +87,47 @@ def bonus_exact(config: RoundConfig) -> dict[str, Any]:
         ev += n * (odds.paid / odds.per if result == "win" and odds else -1.0 if result == "lose" else 0.0)
     return {"house_edge_percent": -100 * ev / total, "hands": total,
             "note": "the box plays its five cards (a fold or a switch loses the bonus)"}
+
+
+def progressive_exact(config: RoundConfig, meter: int | None) -> dict[str, Any]:
+    """The progressive version's chip at ``meter`` (minor units), exact over every five-card hand: a line with a
+    share of the meter (``progressive_share``) returns that share (the chip is collected), every other line what
+    the bonus table gives on the chip (``bonus_result``: the chip and its win, the chip on a push, nothing on a
+    loss). With the break-even meter and the meter's mean growth between two hits at ``progressive_contribution``
+    a chip. In the long run every contribution is paid back by the hits, so a chip returns the fixed lines plus
+    its contribution (``long_run_return_percent``), and the house adds its seed (the meter's base) at every reset."""
+    stake = int(config["progressive_stake"])
+    table = config.paytable["bonus"]
+    counts = dict(zip(KEYS, key_counts(5)))
+    total = sum(counts.values())
+    if meter is None:  # the royal's line of the fixed bonus table on the chip
+        royal = table["royal_flush"]
+        meter = stake * int(royal[0]) // int(royal[1])
+    fixed = 0.0
+    shares = 0.0
+    hitting = 0
+    for key, n in counts.items():
+        share = progressive_share(config, key)
+        if share is not None:
+            shares += n * share[0] / share[1]
+            hitting += n
+            continue
+        result, odds = bonus_result(table, _stand_in(key))
+        if result == "win" and odds is not None:
+            fixed += n * stake * (1 + odds.paid / odds.per)
+        elif result == "push":
+            fixed += n * stake
+    returned = fixed + shares * meter
+    contribution = int(config["progressive_contribution"])
+    chips_per_hit = total / hitting if hitting else None
+    return {"house_edge_percent": round(100 * (1 - returned / (total * stake)), 4),
+            "return_percent": round(100 * returned / (total * stake), 4), "meter": meter, "stake": stake,
+            "meter_for_100_percent_return": math.ceil((total * stake - fixed) / shares) if shares else None,
+            "contribution_per_chip": contribution,
+            "long_run_return_percent": round(100 * (fixed / total + contribution) / stake, 4),
+            "chips_per_hit": round(chips_per_hit, 1) if chips_per_hit else None,
+            "meter_growth_between_hits": round(contribution * chips_per_hit) if chips_per_hit else None,
+            "hands": total, "note": "the box plays its five cards (a fold or a switch loses the chip)"}
 
 
 def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) -> dict[str, Any]:
@@ -159,6 +200,8 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
         started = time.perf_counter()
         if config["jokers"]:  # the joker table offers no bonus: what the 52-card table would give there
             out["not_offered"] = {"bonus": bonus_exact(config)}
+        elif config["progressive"]:
+            out["bets"]["bonus"] = progressive_exact(config, getattr(args, "meter", None))
         else:
             out["bets"]["bonus"] = bonus_exact(config)
         out["exact_seconds"] = round(time.perf_counter() - started, 2)

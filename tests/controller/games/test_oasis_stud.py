@@ -112,3 +112,28 @@ def test_the_bonus_below_two_pair_loses():
                          ("8s 9d Tc Jh Qs", "win")]:
         hand = rank_hand(config, parse_cards(text))
         assert bonus_result(bonus, hand)[0] == result, (text, hand_key(hand))
+
+
+def test_the_progressive_version():
+    doc = check_file("oasis-stud", "progressive", [
+        "1 ante win 100; 1 bet win 20000; 1 bonus win ?; 2 ante win 100; 2 bet win 1000; 2 bonus win 5000; "
+        "3 ante lose -100; 3 bonus lose -50",  # the royal wins the meter; the flush 100 to 1 on the chip
+        "1 ante win 100; 1 bet push 0; 1 bonus lose -50; 1 switch lose -100; 2 ante win 100; 2 bet push 0; "
+        "2 bonus push 0",  # a switch loses the chip; two pair push
+    ], rejected=[[], [1]])
+    first, second = (r["meters"] for r in doc["rounds"])
+    assert [(m["kind"], m.get("amount"), m.get("paid"), m["meter_after"]) for m in first] == [
+        ("contribution", 35, None, 250_035), ("contribution", 35, None, 250_070), ("contribution", 35, None, 250_105),
+        ("hit", None, 250_105, 0)]
+    assert [m["meter_after"] for m in second] == [35, 70]
+    assert "one chip of exactly 50" in doc["rounds"][1]["rejected"][0]["reason"]
+
+
+@pytest.mark.parametrize("variant, options, words", [
+    ("fi-joker", {"progressive": True}, "the joker table has no bonus, so no progressive"),
+    ("fi", {"progressive": True, "progressive_contribution": 60}, "is more than the progressive chip 50"),
+    ("fi", {"progressive": True, "limits": {"bonus": [100, 500]}}, "no bonus limits at a progressive table"),
+])
+def test_a_progressive_that_cannot_be_offered_is_refused(variant, options, words):
+    with pytest.raises(ValueError, match=words):
+        configure("oasis-stud", variant, options)
