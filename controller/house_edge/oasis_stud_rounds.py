@@ -27,7 +27,7 @@ from controller.games.contract import RoundConfig
 from controller.games.oasis_stud import box_results, buys, qualifies, rank_hand, replaced, strategy
 from controller.hands.high import HighHand
 from controller.hands.qualifiers import pair_or_better
-from controller.house_edge.deals import deal, interval
+from controller.house_edge.deals import deal, interval, run_chunks
 
 BELOW = HighHand("high_card", False, -1, (), "below every hand")
 """A dealer's hand below every hand: ``box_results`` against it gives the bet's odds of a winning box."""
@@ -141,20 +141,15 @@ def simulate(config: RoundConfig, rounds: int, seed: int, progress: Callable[[in
     interval (``dealer_opens`` counts the rounds of a box that bet where the dealer's final hand opens)."""
     tables = HandTables(config)
     rng = np.random.default_rng(seed)
-    total = squares = staked = 0.0
-    counts = {"fold": 0, "switch": 0, "buy": 0, "exchange": 0, "dealer_opens": 0}
-    done = 0
-    while done < rounds:
-        n = min(chunk, rounds - done)
+
+    def rounds_of(n: int, done: int) -> dict[str, np.ndarray]:
         net, stake, seen = settle(tables, deal(rng, n, tables.cards, DEALT))
-        total += float(net.sum())
-        squares += float((net * net).sum())
-        staked += float(stake.sum())
-        for key, value in seen.items():
-            counts[key] += value
-        done += n
-        if progress is not None:
-            progress(done)
+        return {"net": net, "stake": stake, **{k: np.array([v]) for k, v in seen.items()}}
+
+    sums = run_chunks(rounds, chunk, rounds_of, progress)
+    total, squares = sums["net"]
+    counts = {k: sums[k][0] for k in ("fold", "switch", "buy", "exchange", "dealer_opens")}
+    staked = sums["stake"][0]
     return {**interval(total, squares, rounds), "per_total_staked_percent": -100 * total / staked, "rounds": rounds,
             "hands_asked_of_the_game": int(tables.filled.sum()),
             "rates": {k: round(v / rounds, 6) for k, v in counts.items()}}

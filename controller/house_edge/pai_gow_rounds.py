@@ -25,7 +25,7 @@ from controller.cards import card_from_index
 from controller.games.contract import RoundConfig
 from controller.games.pai_gow_house_way import HouseWay, set_hand
 from controller.games.pai_gow_poker import banker_net, contest, house_way_of, player_net, values_of
-from controller.house_edge.deals import deal, interval
+from controller.house_edge.deals import deal, interval, run_chunks
 
 STAKE = 10_000  # minor units staked a round: the commission rounds as at the table, in whole units of this
 JOKER = 52
@@ -112,26 +112,18 @@ def simulate(config: RoundConfig, rounds: int, seed: int, progress: Callable[[in
     table = config.paytable[config.variant]
     values = SetValues(house_way_of(config))
     rng = np.random.default_rng(seed)
-    sums = {"bet": [0, 0], "bank": [0, 0], "half_banking": [0, 0]}
-    counts = {"win": 0, "push": 0, "lose": 0, "front_copy": 0, "back_copy": 0, "both_copies": 0}
-    done = 0
-    while done < rounds:
-        n = min(chunk, rounds - done)
+
+    def rounds_of(n: int, done: int) -> dict[str, np.ndarray]:
         got = settle(values, table, deal(rng, n, 53, 14))
         half = np.where((np.arange(done, done + n) % 2) == 0, got["bet"], got["bank"])
-        for key, net in (("bet", got["bet"]), ("bank", got["bank"]), ("half_banking", half)):
-            sums[key][0] += int(net.sum())
-            sums[key][1] += int((net * net).sum())
-        for i, name in enumerate(RESULTS):
-            counts[name] += int((got["result"] == i).sum())
-        counts["front_copy"] += int(got["front_copy"].sum())
-        counts["back_copy"] += int(got["back_copy"].sum())
-        counts["both_copies"] += int((got["front_copy"] & got["back_copy"]).sum())
-        done += n
-        if progress is not None:
-            progress(done)
-    out: dict[str, Any] = {key: {**interval(total, squares, rounds, STAKE), "rounds": rounds}
-                           for key, (total, squares) in sums.items()}
+        return {"bet": got["bet"], "bank": got["bank"], "half_banking": half,
+                **{name: got["result"] == i for i, name in enumerate(RESULTS)}, "front_copy": got["front_copy"],
+                "back_copy": got["back_copy"], "both_copies": got["front_copy"] & got["back_copy"]}
+
+    sums = run_chunks(rounds, chunk, rounds_of, progress)
+    counts = {k: sums[k][0] for k in (*RESULTS, "front_copy", "back_copy", "both_copies")}
+    out: dict[str, Any] = {key: {**interval(*sums[key], rounds, STAKE), "rounds": rounds}
+                           for key in ("bet", "bank", "half_banking")}
     out["bet"]["rates"] = {k: round(v / rounds, 6) for k, v in counts.items()}
     out["hands"] = {"set_by_rank_table": values.by_ranks, "set_one_by_one": values.one_by_one,
                     "rank_multisets_asked": int(values.filled.sum())}
