@@ -54,7 +54,7 @@ class HandTables:
         self.odds = np.zeros(size, dtype=np.float64)
         self.decision = np.zeros(size, dtype=np.int8)  # 0 fold, 1 bet, 2 switch
         self.gives = np.zeros(size, dtype=np.int8)  # the cards a switch gives up, a bit per sorted position
-        self.after = np.zeros(size, dtype=np.int8)  # the decision after a switch: 0 fold, 1 bet
+        self.after = np.full(size, -1, dtype=np.int8)  # the decision after a switch: 0 fold, 1 bet; -1 not asked
         self.exchange = np.zeros(size, dtype=np.int8)  # the dealer's own exchange (replaced), bits
         self.bought = np.zeros(size, dtype=np.int8)  # the bought game's replacement, bits
         self.binom = np.array([[comb(n, k) for k in range(1, 6)] for n in range(self.cards)], dtype=np.int64)
@@ -72,6 +72,15 @@ class HandTables:
             self._fill(int(i), [card_from_index(int(c)) for c in ordered[row]])
         return ordered, index
 
+    def after_switch(self, ordered: np.ndarray, index: np.ndarray) -> np.ndarray:
+        """The stated strategy's decision (1 bet, 0 fold) for hands a switch gave, asked once per hand."""
+        new, first = np.unique(index, return_index=True)
+        for i, row in zip(new, first):
+            if self.after[i] < 0:
+                cards = [card_from_index(int(c)) for c in ordered[row]]
+                self.after[i] = strategy(self.table, cards, True, self.jokers)[0] == "bet"
+        return self.after[index]
+
     def _fill(self, i: int, cards: list[Card]) -> None:
         table, hand = self.table, rank_hand(self.config, cards)
         self.value[i] = hand.value
@@ -84,7 +93,6 @@ class HandTables:
         decision, given = strategy(table, cards, False, self.jokers)
         self.decision[i] = {"fold": 0, "bet": 1, "switch": 2}[decision] if decision != "switch" or given else 1
         self.gives[i] = sum(1 << cards.index(c) for c in given or ())
-        self.after[i] = strategy(table, cards, True, self.jokers)[0] == "bet"
         self.exchange[i] = sum(1 << p for p in replaced(cards, int(table["dealer_exchanges"])))
         self.bought[i] = sum(1 << p for p in replaced(cards, int(table["dealer_replaces"])))
         self.filled[i] = True
@@ -113,7 +121,8 @@ def settle(tables: HandTables, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarra
     fees = np.where(switching, BITS[t.gives[hb]], 0).astype(np.float64)
     box = np.where(switching[:, None], _swap(box, np.where(switching, t.gives[hb], 0), spare, used), box)
     box, hb = t.lookup(box)
-    decision = np.where(switching, t.after[hb], decision)
+    if switching.any():
+        decision[switching] = t.after_switch(box[switching], hb[switching])
     betting = decision == 1
     opened = t.opens[hd].copy()
     exchanging = betting & ~opened & bool(table["dealer_exchanges"])
