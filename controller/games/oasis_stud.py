@@ -31,8 +31,7 @@ from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
-    Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed,
+    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
 )
 from controller.hands.high import HighHand, best_high
 from controller.hands.joker import oasis_joker_high
@@ -105,8 +104,8 @@ def progressive_share(config: RoundConfig, key: str) -> tuple[int, int] | None:
 
 
 def replaced(cards: Sequence[Card], count: int) -> list[int]:
-    """The positions of the dealer's cards he replaces when bought a game: his highest ``count`` cards outside a
-    pair (of equals, the first dealt)."""
+    """The positions of the dealer's cards he replaces, bought a game or (version B) exchanging on his own: his
+    highest ``count`` cards outside a pair (of equals, the first dealt)."""
     ranks = Counter(c.rank for c in cards)
     singles = sorted((i for i, c in enumerate(cards) if ranks[c.rank] == 1 or c.is_joker),
                      key=lambda i: (-(15 if cards[i].is_joker else cards[i].rank), i))
