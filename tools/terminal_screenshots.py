@@ -40,8 +40,8 @@ def login(page: Any, url: str, name: str, view: str) -> None:
     page.goto(url + view)
     page.fill("#name", name)
     for digit in PINS[name][1]:
-        page.click(f"#pad button:text-is('{digit}')")
-    page.click("#pad button:text-is('Log in')")
+        page.click(f"#pad button[data-key='{digit}']")
+    page.click("#pad button[data-key='Log in']")
     page.wait_for_selector("#view[data-seq]")
 
 

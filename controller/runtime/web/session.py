@@ -75,18 +75,20 @@ class Sessions:
     def _mac(self, text: str) -> str:
         return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()
 
-    def login(self, name: str, pin: str, now: float) -> tuple[Login | None, str]:
-        """``(login, "")`` for a right PIN, else ``(None, why)`` in the croupier's words."""
+    def login(self, name: str, pin: str, now: float) -> tuple[Login | None, str, int]:
+        """``(login, "", 0)`` for a right PIN, else ``(None, why, minutes)``: ``why`` is ``wrong`` (a wrong name
+        or PIN), ``now_locked`` (and that failure locked the name) or ``locked`` (for ``minutes`` more); the
+        terminal says it in the croupier's words and language (``app.login_refusal``)."""
         locked = self.lockout.locked_for(name, now)
         if locked:
-            return None, f"Locked after too many wrong PINs: try again in {int(locked // 60) + 1} minutes."
+            return None, "locked", int(locked // 60) + 1
         user = self.users.get(name)
         if user is not None and verify_pin(pin, user.pin_hash):
             self.lockout.succeeded(name)
-            return Login(user.name, user.role, int(now)), ""
+            return Login(user.name, user.role, int(now)), "", 0
         if self.lockout.failed(name, now):
-            return None, "Wrong name or PIN. Too many failures: locked for 5 minutes."
-        return None, "Wrong name or PIN."
+            return None, "now_locked", 0
+        return None, "wrong", 0
 
     def cookie(self, login: Login) -> str:
         text = f"{login.name}.{login.role}.{login.issued}"
