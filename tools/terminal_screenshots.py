@@ -9,6 +9,8 @@ the moment shown, and taken by Debian's headless Chromium at 800x480 (the 7" tou
   panel's decision keypad wired: its keys' numbers on the buttons);
 - dealer-caribbean-*: two boxes to fold or raise, the dealer's last card up;
 - dealer-roulette-unsure-*: the camera unsure of a spin, waiting for the croupier;
+- dealer-holdem-*: a no-limit Texas Hold'em hand on the flop, four boxes' cards face down, the board, the
+  stacks, the button, box 2 to check or bet (the least bet one tap, another amount on the keypad);
 - pit-roulette-*: 80 spins in, the last numbers with hot and cold numbers;
 - pit-punto-banco-*: 60 coups in, the big road and the bead plate;
 - pit-sic-bo-*: the last throws.
@@ -28,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from controller import cards  # noqa: E402
-from controller.events import Bet, CloseBets, Dice, Wheel  # noqa: E402
+from controller.events import Action, Bet, CloseBets, Dice, Wheel  # noqa: E402
 from drivers.events import SpinRead  # noqa: E402
 from tests.controller.runtime.web.conftest import ARGS, CHROMIUM  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
@@ -57,6 +59,22 @@ def caribbean(table: LiveTable) -> None:
         table.bet(seat, "ante", 2000)
     table.bets.send(CloseBets())
     table.deal(*"As 3c 9h Ah Ad 7d Kc 9c Jh Qd 8d 5h 8s 6c 2d Ts 4c 3h Jd 7s".split())
+
+
+def holdem(table: LiveTable) -> None:
+    for seat in (1, 2, 3, 5):
+        table.bet(seat, "buy_in", 20000)
+    table.bets.send(CloseBets())
+    deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c 3c".split())
+
+    def deal_on() -> None:
+        while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+            table.deal(next(deck))
+    deal_on()
+    for seat, action in ((5, "call"), (1, "fold"), (2, "call"), (3, "check")):  # before the flop
+        table.bets.send(Action(seat, action))
+    table.settled()
+    deal_on()  # the burn and the flop
 
 
 def roulette_unsure(table: LiveTable) -> None:
@@ -105,6 +123,7 @@ SHOTS: tuple[tuple[str, str, str | None, dict[str, Any], Callable[[LiveTable], N
     ("dealer-blackjack", "blackjack", "fi", {"boxes": 7}, blackjack, "carla", "/"),
     ("dealer-caribbean", "caribbean-stud", "classic", {}, caribbean, "carla", "/"),
     ("dealer-roulette-unsure", "roulette", "european", {}, roulette_unsure, "carla", "/"),
+    ("dealer-holdem", "texas-holdem", "no-limit", {}, holdem, "carla", "/"),
     ("pit-roulette", "roulette", "european", {}, lambda t: spins(t, 80), "sven", "/pit"),
     ("pit-punto-banco", "punto-banco", "fi", {}, lambda t: coups(t, 60), "sven", "/pit"),
     ("pit-sic-bo", "sic-bo", "fi", {}, lambda t: throws(t, 30), "sven", "/pit"),
