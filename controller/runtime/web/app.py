@@ -37,6 +37,7 @@ from controller.cards import CardError, parse_card
 from controller.events import CloseBets, Void
 from controller.language import ENGLISH, Language, language
 from controller.money import format_amount, parse_amount
+from controller.runtime.faults import role_to_clear
 from controller.runtime.interfaces import Command
 from controller.runtime.web.session import COOKIE, Login, Sessions
 from controller.runtime.web.state import TableState, table_chip
@@ -270,11 +271,16 @@ class TerminalApp:
         return _answer(True, "done") if answer == "done" else self.refused(shown(self.lang, answer))
 
     async def clear_fault(self, login: Login, body: dict[str, Any]) -> Response:
-        if not login.may_clear:
-            return _answer(False, self.lang.t("Clearing a fault needs a supervisor's login."), 403)
         name = str(body.get("name", ""))
         if not name:
             return self.refused(self.lang.t("say which fault"), 400)
+        if not login.may_clear(name):
+            needed = role_to_clear(name)
+            return _answer(False, self.lang.t("{fault} clears only by a restart, once the cause is mended.", fault=name)
+                           if needed is None else self.lang.t("Clearing {fault} needs a supervisor's login.", fault=name)
+                           if needed == "supervisor" else
+                           self.lang.t("Clearing {fault} needs a technician's or a supervisor's login.", fault=name),
+                           403)
         answer = self.table.command(Command("clear_fault", {"name": name, "reason": "terminal"},
                                             f"terminal:{login.name}"))
         return _answer(True, "done") if answer == "done" else self.refused(shown(self.lang, answer))

@@ -11,7 +11,9 @@ ends after ``hours`` or at logout, and is refused at once when its user is
 removed or changes role.
 
 Who may do what: a croupier or a supervisor enters decisions at the dealer
-page; a supervisor also clears faults; anyone logged in reads the pit view.
+page; a fault is cleared by whom the one fault table says (``faults.FAULTS``,
+each kind's ``clear_role``, as at the console): a supervisor, or a technician
+where a technician may; anyone logged in reads the pit view.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from pathlib import Path
 from typing import Mapping
 
 from controller.runtime.auth import ConsoleUser, Lockout, verify_pin
+from controller.runtime.faults import role_to_clear
 
 COOKIE = "tablectl_session"
 DEALER_ROLES = ("croupier", "supervisor")
-CLEAR_ROLES = ("supervisor",)
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,11 @@ class Login:
     def may_deal(self) -> bool:
         return self.role in DEALER_ROLES
 
-    @property
-    def may_clear(self) -> bool:
-        return self.role in CLEAR_ROLES
+    def may_clear(self, fault: str) -> bool:
+        """Whether this login may clear the fault named ``fault``: the fault table's role for it (a supervisor
+        may clear whatever a technician may; a fault that clears only by a restart, nobody)."""
+        needed = role_to_clear(fault)
+        return needed is not None and (self.role == "supervisor" or self.role == needed)
 
 
 def load_key(path: Path) -> bytes:

@@ -21,6 +21,7 @@ from controller.games.decisions import Legal, legal, players_at, seats_with_bets
 from controller.language import language
 from controller.money import format_amount
 from controller.runtime.decision_keys import keypad
+from controller.runtime.faults import role_to_clear
 from controller.runtime.journal import Record
 from controller.runtime.players import chip_unit
 from controller.runtime.web.words import layout_in, shown
@@ -180,7 +181,8 @@ class TableState:
             held = {"kind": pending.kind, "values": list(pending.values), "colors": list(pending.colors),
                     "reason": shown(lang, pending.reason), "prompt": shown(lang, pending.prompt),
                     "source": pending.source, "seq": pending.seq}
-        faults = [{"name": f.name, "text": shown(lang, f.text), "kind": f.kind} for f in table.faults.values()]
+        faults = [{"name": f.name, "text": shown(lang, f.text), "kind": f.kind, "clear_by": role_to_clear(f.name)}
+                  for f in table.faults.values()]  # who may clear it: the fault table's (faults.FAULTS)
         view = table.view()
         board = config.spec.board
         wiring = getattr(table, "wiring", None)

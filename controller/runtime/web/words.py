@@ -50,7 +50,8 @@ def page_words(lang: Language) -> dict[str, str]:
         "winning_number": t("The winning number"), "table": t("Table"), "no_more_bets": t("No more bets"),
         "no_more_insurance": t("No more insurance"), "close": t("Close"), "void": t("Void (omslag)"),
         "void_again": t("Tap again to void"), "faults": t("Faults"), "clear": t("Clear"),
-        "supervisor_clears": t("a supervisor clears it"), "stopped": t("Input is stopped: {faults}"),
+        "supervisor_clears": t("a supervisor clears it"), "staff_clears": t("a technician or a supervisor clears it"),
+        "restart_clears": t("a restart clears it, once the cause is mended"), "stopped": t("Input is stopped: {faults}"),
         "refused": t("Refused: {reason}"),
         # the pit view
         "state": t("State"), "round_label": t("Round"), "hands_hour": t("Hands / hour"), "journal": t("Journal"),

@@ -382,13 +382,16 @@
       text.appendChild(el("b", null, f.name));
       text.appendChild(el("div", null, f.text));
       row.appendChild(text);
-      if (s.user && s.user.role === "supervisor" && f.name !== "journal") {
+      // who clears it is the fault table's word (clear_by: supervisor, technician, or none but a restart)
+      var role = s.user ? s.user.role : "";
+      if (f.clear_by && (role === "supervisor" || role === f.clear_by)) {
         var b = el("button", "btn", tr("clear"));
         b.setAttribute("data-fault", f.name);
         b.addEventListener("click", function () { post("/api/clear_fault", {name: f.name}); });
         row.appendChild(b);
-      } else if (f.name !== "journal") {
-        row.appendChild(el("span", "hint", tr("supervisor_clears")));
+      } else {
+        row.appendChild(el("span", "hint", tr(!f.clear_by ? "restart_clears" : f.clear_by === "supervisor"
+          ? "supervisor_clears" : "staff_clears")));
       }
       panel.appendChild(row);
     });

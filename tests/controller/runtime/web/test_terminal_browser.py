@@ -301,6 +301,15 @@ def test_a_wrong_pin_is_refused_and_a_technician_cannot_decide(tmp_path: Path, c
         page.wait_for_selector("#toast.bad")
         assert "croupier or a supervisor" in page.inner_text("#toast")
         assert [r.body["event"]["type"] for r in table.records()] == ["bet"]  # no more bets was not taken
+        # the technician clears what the fault table lets a technician clear, and only that
+        table.call(lambda: table.daemon.table.latch("device_silent.shoe", "the shoe stopped answering"))
+        table.call(lambda: table.daemon.table.latch("code_digest", "the installed code differs"))
+        page.wait_for_selector("#faults button[data-fault='device_silent.shoe']")
+        assert page.locator("#faults button[data-fault='code_digest']").count() == 0
+        assert "a supervisor clears it" in page.inner_text("#faults")
+        page.click("#faults button[data-fault='device_silent.shoe']")
+        page.wait_for_function("!document.querySelector(\"#faults button[data-fault='device_silent.shoe']\")")
+        assert [r.body["by"] for r in table.records(("clear",))] == ["terminal:tove"]
     finally:
         table.stop()
 

@@ -145,3 +145,33 @@ def test_a_typed_amount_is_read_as_decimal_minor_units_and_refused_in_words_when
         assert table.records()[-1].body["event"] == {"type": "action", "seat": 1, "action": "insurance", "amount": 250}
     finally:
         table.stop()
+
+
+def test_who_may_clear_a_fault_at_the_terminal_is_the_fault_tables_word(tmp_path: Path) -> None:
+    table = LiveTable(tmp_path, "roulette", "european").start()
+    try:
+        clients = {}
+        for name in PINS:
+            clients[name] = httpx.Client(base_url=table.url, timeout=10, headers={"X-Tablectl": "1"})
+            assert clients[name].post("/api/login", json={"name": name, "pin": PINS[name][1]}).json()["ok"]
+        for name, text in (("device_silent.wheel", "the wheel reader stopped answering"),
+                           ("code_digest", "the installed code differs"), ("integrity", "record 3 was edited")):
+            table.call(lambda name=name, text=text: table.daemon.table.latch(name, text))
+        shown = {f["name"]: f["clear_by"] for f in clients["carla"].get("/api/state").json()["faults"]}
+        assert shown == {"device_silent.wheel": "technician", "code_digest": "supervisor", "integrity": None}
+
+        def clear(who: str, fault: str) -> httpx.Response:
+            return clients[who].post("/api/clear_fault", json={"name": fault})
+        assert clear("carla", "device_silent.wheel").json()["text"] == \
+            "Clearing device_silent.wheel needs a technician's or a supervisor's login."
+        assert clear("tove", "code_digest").json()["text"] == "Clearing code_digest needs a supervisor's login."
+        assert clear("sven", "integrity").json()["text"] == \
+            "integrity clears only by a restart, once the cause is mended."
+        assert clear("tove", "device_silent.wheel").json()["ok"]  # a technician, as at the console
+        assert clear("sven", "code_digest").json()["ok"]
+        assert [f["name"] for f in clients["sven"].get("/api/state").json()["faults"]] == ["integrity"]
+        cleared = [r.body for r in table.records(("clear",))]
+        assert [(c["names"], c["by"]) for c in cleared] == [(["device_silent.wheel"], "terminal:tove"),
+                                                            (["code_digest"], "terminal:sven")]
+    finally:
+        table.stop()
