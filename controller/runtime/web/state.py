@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 HISTORY = 200  # outcomes kept for the results board
 HOUR_NS = 3600 * 10**9
+SAID = 512  # translated texts remembered (a round's prompts, reasons and notes; a full cache starts again)
 
 
 def money(amount: int, minor: int) -> str:
@@ -67,6 +68,7 @@ class TableState:
         self.last_settlements: list[dict[str, Any]] = []
         self.round_no = table.round_no
         self.closing = False  # the daemon stops: the pages' event streams end
+        self._said: dict[str, str] = {}  # texts already put in the table's language (a prompt comes back often)
         self._load()
 
     # -- from the journal at start, then record by record
@@ -155,6 +157,17 @@ class TableState:
             self.finished.popleft()
         return len(self.finished)
 
+    def said(self, english: str) -> str:
+        """``english`` (a text the table wrote) in the table's language, remembered: matching a text against the
+        catalogue costs up to a millisecond, and the same prompts and reasons come back round after round."""
+        known = self._said.get(english)
+        if known is None:
+            if len(self._said) >= SAID:
+                self._said.clear()
+            known = self._said[english] = shown(language(getattr(self.table.config, "language", "en") or "en"),
+                                                english)
+        return known
+
     def snapshot(self) -> dict[str, Any]:
         """What the pages draw, built once per version: machine fields as the journal has them, and every text a
         person reads in the table's language (``[table] language``)."""
@@ -179,9 +192,9 @@ class TableState:
         held = None
         if pending is not None:
             held = {"kind": pending.kind, "values": list(pending.values), "colors": list(pending.colors),
-                    "reason": shown(lang, pending.reason), "prompt": shown(lang, pending.prompt),
+                    "reason": self.said(pending.reason), "prompt": self.said(pending.prompt),
                     "source": pending.source, "seq": pending.seq}
-        faults = [{"name": f.name, "text": shown(lang, f.text), "kind": f.kind, "clear_by": role_to_clear(f.name)}
+        faults = [{"name": f.name, "text": self.said(f.text), "kind": f.kind, "clear_by": role_to_clear(f.name)}
                   for f in table.faults.values()]  # who may clear it: the fault table's (faults.FAULTS)
         view = table.view()
         board = config.spec.board
@@ -190,7 +203,7 @@ class TableState:
         offered = self.legal().to_json()
         for decision in offered["decisions"]:
             if decision.get("cards", {}).get("order"):
-                decision["cards"]["order"] = shown(lang, decision["cards"]["order"])
+                decision["cards"]["order"] = self.said(decision["cards"]["order"])
         waiting = table.waiting_for()
         snap: dict[str, Any] = {
             "version": self.version, "seq": table.journal.last_seq, "lang": lang.code,
@@ -199,10 +212,10 @@ class TableState:
             "chip_unit": table_chip(table),
             "round": table.round_no, "complete": table.round.complete,
             "betting_open": table.betting_open(),
-            "prompt": {"text": shown(lang, prompt.text), "seat": prompt.seat, "expects": list(prompt.expects)}
-            if prompt is not None else {"text": shown(lang, waiting), "seat": None, "expects": []},
-            "waiting_for": shown(lang, waiting),
-            "layout": layout_in(lang, table.round.layout()),
+            "prompt": {"text": self.said(prompt.text), "seat": prompt.seat, "expects": list(prompt.expects)}
+            if prompt is not None else {"text": self.said(waiting), "seat": None, "expects": []},
+            "waiting_for": self.said(waiting),
+            "layout": layout_in(self.said, table.round.layout()),
             "bets": [{"seat": s, "bets": b} for s, b in sorted(bets.items())],
             "cards": cards,
             "legal": offered,
@@ -217,7 +230,7 @@ class TableState:
             "last_outcome": self.last_outcome,
             "last_settlements": [{**x, "spot_text": lang.spot(str(x.get("spot", ""))),
                                   "result_text": lang.word(str(x.get("result", "")))} for x in self.last_settlements],
-            "rejects": [{**r, "reason": shown(lang, str(r.get("reason") or ""))} for r in self.rejects],
+            "rejects": [{**r, "reason": self.said(str(r.get("reason") or ""))} for r in self.rejects],
             "board": boards.build(board, config.round_config, list(self.marks)) if board is not None else None,
             "hands_per_hour": self.hands_per_hour(),
             "limits": [{"spot": spot, "spot_text": lang.spot(spot), "min": money(low, minor),

@@ -15,7 +15,7 @@ game words: no page knows a game's actions.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from controller.games.contract import GameSpec
 from controller.language import Language
@@ -92,17 +92,24 @@ def shown(lang: Language, english: str) -> str:
     return translated
 
 
-def notes(lang: Language, note: str) -> str:
-    """A layout's note (``doubled, stands, win``), each part in ``lang``."""
-    return ", ".join(shown(lang, part) for part in note.split(", "))
-
-
-def layout_in(lang: Language, layout: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """The round's layout with its notes in ``lang`` (the cards and totals as they are)."""
-    if layout is None or lang.english:
+def layout_in(said: Callable[[str], str], layout: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The round's layout with its notes (``doubled, stands, win``) and its totals in words (``soft 17``) put in
+    the table's language by ``said`` (``shown`` for the table's language); the cards and numbers as they are."""
+    if layout is None:
         return layout
-    boxes = []
-    for box in layout.get("boxes", ()):
-        hands = [{**h, "note": notes(lang, str(h["note"]))} if h.get("note") else h for h in box.get("hands", ())]
-        boxes.append({**box, "hands": hands})
-    return {**layout, "boxes": boxes}
+
+    def notes(note: str) -> str:
+        return ", ".join(said(part) for part in note.split(", "))
+
+    def hand(h: Mapping[str, Any]) -> Mapping[str, Any]:
+        out = dict(h)
+        if out.get("note"):
+            out["note"] = notes(str(out["note"]))
+        if isinstance(out.get("total"), str):  # "soft 17"
+            out["total"] = said(out["total"])
+        return out
+    boxes = [{**box, "hands": [hand(h) for h in box.get("hands", ())]} for box in layout.get("boxes", ())]
+    shown_layout = {**layout, "boxes": boxes}
+    if isinstance(layout.get("dealer"), Mapping):
+        shown_layout["dealer"] = hand(layout["dealer"])
+    return shown_layout
