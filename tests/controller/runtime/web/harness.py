@@ -60,8 +60,9 @@ class LiveTable:
     def start(self) -> "LiveTable":
         self.shoe = SimulatedPanel("shoe")
         self.bets = SimulatedPanel("bets")
-        self.results = SimulatedPanel("wheel")
-        inputs = {"shoe": self.shoe, "bets": self.bets, "wheel": self.results}
+        reader = "camera" if "camera" in self.extra_devices else "wheel"  # the results: a camera's or the wheel's
+        self.results = SimulatedPanel(reader)
+        inputs = {"shoe": self.shoe, "bets": self.bets, reader: self.results}
         daemon = Daemon(self.config(), simulate=True, fast=True, croupier=False, quiet=True, stream=self.stream,
                         inputs=inputs)
         self.daemon = daemon

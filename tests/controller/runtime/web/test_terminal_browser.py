@@ -24,7 +24,7 @@ from controller.events import Action
 from controller.games.contract import Accepted
 from controller.games.decisions import copy_of
 from controller.language import language
-from drivers.events import SpinRead
+from drivers.events import DiceRead, SpinRead
 from tests.controller.runtime.web.harness import PINS, LiveTable
 
 pytestmark = pytest.mark.timeout(120)
@@ -505,5 +505,30 @@ def test_a_swedish_table_speaks_swedish_at_the_login_the_dealer_page_and_the_pit
         dealer.decide(1, "stand")
         assert decisions_in_journal(table) == [("terminal:carla", {"type": "action", "seat": 1, "action": "stand"})]
         assert table.records(("console",))[0].body["what"] == "terminal login failed: Wrong name or PIN."  # English
+    finally:
+        table.stop()
+
+
+def test_sic_bo_an_unsure_throw_corrected_die_by_die_and_the_pit_shows_the_throws(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "sic-bo", "fi", devices={"camera": {"driver": "simulated"}}).start()
+    try:
+        page, pit = contexts(), contexts(1280, 800)
+        login(page, table.url, "carla")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        dealer.bet(1, "big", 1000)
+        dealer.tap("#close-bets")
+        table.results.send(DiceRead("unsure", (4, None, 6), (), "a die leans on the rim"))
+        dealer.shown(table.settled())
+        page.wait_for_selector("#pending")
+        assert page.inner_text("#confirm") == "Tap every die"  # the second die is not read: no confirming a guess
+        page.locator("#pending .dice-pick").nth(1).locator("button:text-is('5')").click()  # the croupier looks: 5
+        assert page.inner_text("#confirm") == "Confirm 4 5 6"
+        dealer.tap("#confirm")
+        event = [r for r in table.records() if r.body["event"]["type"] == "dice"][0]
+        assert event.body["event"]["values"] == [4, 5, 6] and event.body["confirmed_by"] == "terminal:carla"
+        assert brief(settlements(table)) == [(1, "big", None, "win", 1000)]  # 15: big
+        pit.wait_for_selector("#board .throw.first", timeout=PIT_MS)
+        assert pit.inner_text("#board .throw.first .tot") == "15"
     finally:
         table.stop()
