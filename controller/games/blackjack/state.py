@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from controller.cards import Card
 from controller.events import Bet
+from controller.games.contract import Prompt
 from controller.hands.blackjack import ACE, best_total, card_value, is_blackjack
 
 Player = str | None  # the bet's ``player`` field; None for a box holder who gave no name
@@ -84,3 +86,28 @@ class Box:
     def hand_number(self, index: int) -> int | None:
         """The ``hand`` of a settlement: numbered only where the box split."""
         return index + 1 if len(self.hands) > 1 else None
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One hand as it stands, read-only: its cards, hard total, aces still counted eleven, and whether it is
+    a split hand and done."""
+
+    cards: tuple[Card, ...]
+    hard: int
+    free_aces: int
+    from_split: bool
+    done: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A blackjack round as it stands, read-only (``BlackjackRound.view()``): the phase, whether insurance
+    is open, what the round waits for (None once settled), the dealer's cards and each box's hands by seat.
+    The house-edge tools (controller/house_edge/blackjack.py) play through the round with it."""
+
+    phase: str
+    insurance_open: bool
+    prompt: Prompt | None
+    dealer: tuple[Card, ...]
+    hands: Mapping[int, tuple[HandView, ...]]
