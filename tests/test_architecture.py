@@ -93,13 +93,39 @@ from typing import Any, Callable, Mapping
 from controller import checks
 from controller.events import Bet
 from controller.runtime.devices.base import DeviceKind, on_pty
-from controller.runtime.intents import Submit, fixed
+from controller.runtime.intents import Noted, Submit, fixed, one
 
 
 @dataclass(frozen=True, slots=True)
 class ChipRead:
     seat: int
     spot: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChipUnsure:
+    seat: int
+
+
+def unsure(source, raw, view):
+    limit = view.wiring.setting(source, "misread_limit", 4)
+    return one(view.memory, Noted(f"{source}: box {raw.seat} unsure, {limit} in a row latch"))
+
+
+class ChipHand:
+    # the croupier's hand at the emulated reader: it puts a chip on the box (a Bet) itself
+
+    def __init__(self) -> None:
+        self.placed = []
+
+    def carry(self, raw, sends) -> bool:
+        if not isinstance(raw, Bet):
+            return False
+        self.placed.append(raw)
+        return True
+
+    def let_go(self) -> None:
+        pass
 
 
 class Reader:
@@ -119,18 +145,21 @@ class Reader:
 def builder(emulated: bool):
     def build(context, device) -> None:
         context.built.inputs[device.name] = Reader(device.name, str(device.settings["port"]), emulated)
+        if emulated:
+            context.built.simulation.hands.append(ChipHand())
     return build
 
 
 KIND = DeviceKind(
     name="chip_reader",
-    drivers={"serial": checks.SERIAL, "simulated": {}},
+    drivers={"serial": {**checks.SERIAL, "misread_limit": checks.int_range(1, 9)}, "simulated": {}},
     required={"serial": {"port": "a serial device needs its port"}},
     builds=frozenset({"serial"}),
     emulated=on_pty,
     real=builder(False),
     emulator=builder(True),
-    translate={ChipRead: fixed(lambda source, raw: Submit(Bet(raw.seat, raw.spot)))},
+    translate={ChipRead: fixed(lambda source, raw: Submit(Bet(raw.seat, raw.spot))), ChipUnsure: unsure},
+    wiring={"misread_limit": 4},
     faults=("device_silent",),
     docs="chip-reader.md",
 )
@@ -143,7 +172,8 @@ def test_a_new_device_kind_is_one_module(tmp_path, monkeypatch) -> None:
 
     from controller import config as table_config
     from controller.runtime import devices
-    from controller.runtime.translate import Submit, TableView, translate
+    from controller.runtime.simulation import CroupierHands
+    from controller.runtime.translate import Noted, Submit, TableView, translate, wiring_for
 
     folder = tmp_path / "kinds"
     folder.mkdir()
@@ -166,12 +196,23 @@ def test_a_new_device_kind_is_one_module(tmp_path, monkeypatch) -> None:
     loop = asyncio.new_event_loop()
     try:
         real = devices.build(config, loop, simulate=False).inputs["chip_reader"]  # build: for real ...
-        emulated = devices.build(config, loop, simulate=True).inputs["chip_reader"]  # ... and as an emulator
+        built = devices.build(config, loop, simulate=True)  # ... and as an emulator, with its croupier's hand
+        emulated = built.inputs["chip_reader"]
+        hands = CroupierHands("buttons", built, loop)
+        hands.send(Bet(2, "player", 500))
     finally:
         loop.close()
     assert (type(real).__name__, real.emulated, emulated.emulated) == ("Reader", False, True)
+    assert hands.pressed == 1 and built.simulation.hands[-1].placed == [Bet(2, "player", 500)]
 
-    event = sys.modules["controller.runtime.devices.chip_reader"].ChipRead(3, "banker")  # translate: its rows
+    module = sys.modules["controller.runtime.devices.chip_reader"]
+    event = module.ChipRead(3, "banker")  # translate: its rows
     assert translate("chip_reader", event, TableView()).intents[0] == Submit(Bet(3, "banker"))
+    wiring = wiring_for(config)  # the keys its rows read: its default, or what its section gives
+    assert wiring.setting("chip_reader", "misread_limit", None) == 4
+    data["devices"]["chip_reader"] = {"driver": "serial", "port": "/dev/ttyUSB7", "misread_limit": 2}
+    wiring = wiring_for(table_config.from_mapping(data, "test"))
+    assert translate("chip_reader", module.ChipUnsure(5), TableView(wiring)).intents == (
+        Noted("chip_reader: box 5 unsure, 2 in a row latch"),)
     monkeypatch.undo()
     assert "chip_reader" not in registry.by_name()

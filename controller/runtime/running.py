@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from controller.config import TableConfig
 from controller.runtime import devices as real_devices
+from controller.runtime.devices import registry
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
@@ -47,10 +48,10 @@ class Running:
         self.stop_reason = "stopped"
 
     @property
-    def panel(self) -> real_devices.GpioPanel | None:
-        """The GPIO panel (the self-test walks it), if the table has one."""
-        panel: real_devices.GpioPanel | None = self.built.panel
-        return panel
+    def panel(self) -> Any:
+        """The built device whose kind has a self-test walk (the GPIO panel), if the table has one."""
+        return next((self.built.inputs[kind.name] for kind in registry.all_kinds()
+                     if kind.selftest is not None and kind.name in self.built.inputs), None)
 
     def post_for(self, name: str) -> Callable[[object], None]:
         loop = self.loop

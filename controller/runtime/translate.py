@@ -28,7 +28,7 @@ Faults (controller/runtime/faults.py): a link or bus that is down is
 puck circles' ``sensor_fault.puck`` clears itself when exactly one circle senses
 the puck again; a jam, tamper, an unreadable card, a wheel fault latch
 (``device_fault.<device>``, ``reader_failing.<device>``) until a supervisor
-clears them; a camera unsure of ``fail_limit`` throws (or spins) in a row
+clears them; a camera unsure of ``fail_limit`` throws (or spins) in a row (the camera kind's ``wiring``)
 latches ``reader_failing.camera``; a bad deck check latches
 ``deck_check.shuffler``, which refuses the next shoe.
 """
@@ -73,8 +73,13 @@ def progressive_spot(spec: GameSpec, variant: str) -> str | None:
 
 
 def wiring_for(config: Any) -> Wiring:
-    """The table configuration's ``Wiring``: the pin map's button actions, the progressive spot, the camera's limit."""
+    """The table configuration's ``Wiring``: the pin map's button actions, the progressive spot, and each
+    device kind's ``wiring`` keys (as its section gives them, else the kind's defaults) by device name."""
     spec, variant = config.spec, config.round_config.variant
-    camera = config.devices.get("camera")
-    fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
-    return Wiring(spec.id, button_actions(config.pin_map, spec), progressive_spot(spec, variant), fail_limit)
+    settings = {}
+    for kind in registry.all_kinds():
+        if kind.wiring:
+            device = config.devices.get(kind.name)
+            given = device.settings if device is not None else {}
+            settings[kind.name] = {key: given.get(key, default) for key, default in kind.wiring.items()}
+    return Wiring(spec.id, button_actions(config.pin_map, spec), progressive_spot(spec, variant), settings)
