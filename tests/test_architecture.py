@@ -84,6 +84,32 @@ def test_how_to_add_a_device_kind_holds_for_every_kind(kind) -> None:
     # 3. its page under docs/devices shows its drivers, keys and faults as the kind declares them
     text = (ROOT / "docs" / "devices" / kind.docs).read_text(encoding="utf-8")
     assert registry.page_with(text, kind) == text, "run: python tools/device_kinds.py --write"
+    # ... and so does its rows of the devices table in docs/configuration.md: each driver says what it builds
+    assert all(registry.built_as(kind, driver) for driver in kind.drivers)
+    assert set(kind.wiring) <= {key for keys in kind.drivers.values() for key in keys}
+
+
+def test_the_configuration_pages_devices_table_is_the_registrys() -> None:
+    """docs/configuration.md's devices table is written from the kinds: a kind, a driver or a key that is
+    not in it (or one that is gone) fails here."""
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert text.count(registry.TABLE_BEGIN) == 1 and text.count(registry.TABLE_END) == 1
+    assert registry.configuration_page_with(text) == text, "run: python tools/device_kinds.py --write"
+    table = registry.devices_table()
+    for kind in registry.all_kinds():
+        for driver, keys in kind.drivers.items():
+            row = next(line for line in table.splitlines() if line.startswith(f"| [`[devices.{kind.name}]`]")
+                       and f"| `{driver}` |" in line)
+            assert all(f"`{key}`" in row for key in keys)
+
+
+def test_a_kind_that_does_not_say_what_a_driver_builds_is_refused() -> None:
+    from dataclasses import replace
+
+    kind = replace(registry.by_name()["wheel"], built_as={})
+    with pytest.raises(registry.KindConflict, match="built_as"):
+        registry.built_as(kind, "serial")
+    assert registry.built_as(kind, "simulated") == registry.STAND_INS["simulated"]
 
 
 RFID = """
