@@ -16,6 +16,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from controller.events import Bet, Event, event_from_json
+from controller.money import format_amount
 from controller.games import boards
 from controller.games.decisions import Legal, legal, players_at, seats_with_bets
 from controller.runtime.decision_keys import keypad
@@ -29,12 +30,8 @@ HOUR_NS = 3600 * 10**9
 
 
 def money(amount: int, minor: int) -> str:
-    """An amount in minor units as the table's money (``12.50``)."""
-    if minor <= 1:
-        return str(amount)
-    digits = len(str(minor - 1))
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
+    """An amount in minor units as the table's money (``12.50``): the one formatter, controller.money."""
+    return format_amount(amount, minor)
 
 
 class TableState:
