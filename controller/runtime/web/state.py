@@ -15,7 +15,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from controller.events import Bet, Event, event_from_json
+from controller.events import Bet, CardOut, Event, event_from_json
 from controller.money import format_amount
 from controller.games import boards
 from controller.games.decisions import Legal, legal, players_at, seats_with_bets
@@ -159,7 +159,7 @@ class TableState:
                 if event.player:
                     entry["player"] = event.player
                 bets.setdefault(event.seat, []).append(entry)
-        cards = [str(getattr(e, "card")) for e in self.events if type(e).__name__ == "CardOut"]
+        cards = [str(e.card) for e in self.events if isinstance(e, CardOut)]
         pending = table.pending_result
         held = None
         if pending is not None:
