@@ -64,8 +64,7 @@ class TableState:
         since = self.clock_ns() - HOUR_NS
         opened = journal.last("round_open")
         outcomes: list[tuple[Record, Mapping[str, Any]]] = []
-        for record in journal._query("kind = 'event' AND json_extract(body, '$.complete') = 1 "
-                                     "ORDER BY seq DESC LIMIT ?", HISTORY):
+        for record in journal.completed_rounds(HISTORY):
             outcomes.append((record, record.body))
         for record, body in reversed(outcomes):
             self._settled(record, body)
