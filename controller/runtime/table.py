@@ -356,7 +356,7 @@ class Table:
         health.events += 1
         health.last_ns = time.monotonic_ns()
         if confirmed_by is not None:
-            return self._event(source, raw, confirmed_by)  # type: ignore[arg-type]
+            return self._event(source, raw, confirmed_by)
         translation = translate(source, raw, self.translation_view(raw))
         self.memory = translation.memory
         return self.apply(source, translation.intents)

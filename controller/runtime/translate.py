@@ -35,9 +35,9 @@ latches ``reader_failing.camera``; a bad deck check latches
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from controller.events import TYPE_NAMES
+from controller.events import TYPE_NAMES, Event
 from controller.games.contract import GameSpec
 from controller.runtime.devices import registry
 from controller.runtime.devices.gpio import DEFERRED_ACTIONS, button_actions
@@ -59,7 +59,7 @@ def translate(source: str, raw: object, view: TableView) -> Translation:
     if handler is not None:
         return handler(source, raw, view)
     if kind in TYPE_NAMES:
-        return one(memory, Submit(raw))  # type: ignore[arg-type]
+        return one(memory, Submit(cast(Event, raw)))  # a game event class (TYPE_NAMES): one of Event's
     if kind in noted:
         return one(memory, Noted(f"{source}: {type(raw).__name__} noted"))
     return one(memory, Noted(f"{source}: unknown event {type(raw).__name__}"))

@@ -15,7 +15,7 @@ one is held for the croupier's confirmation, and ``fail_limit`` unsure reads in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from controller import checks
 from controller.events import Dice, Void, Wheel
@@ -127,7 +127,7 @@ def dice_read(source: str, raw: ev.DiceRead, view: TableView) -> Translation:
     values, colors = tuple(raw.values), tuple(str(c) for c in raw.colors)
     reason = str(raw.reason) or "no reason given"
     if raw.status == "ok" and values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        dice = Dice(values, colors if len(colors) == len(values) else None)  # type: ignore[arg-type]
+        dice = Dice(cast(tuple[int, ...], values), colors if len(colors) == len(values) else None)  # ints, checked
         return one(view.memory.counted(source, 0), Submit(dice))
     if raw.status == "void":
         return one(view.memory.counted(source, 0), Submit(Void(f"the {source} voided the throw: {reason}", source)))
