@@ -47,11 +47,20 @@ class Running:
         self.closing = False
         self.stop_reason = "stopped"
 
+    def _walked(self) -> tuple[Any, Any]:
+        """The first built device whose kind has a self-test walk, and the walk; (None, None) if none has."""
+        return next(((self.built.inputs[kind.name], kind.selftest) for kind in registry.all_kinds()
+                     if kind.selftest is not None and kind.name in self.built.inputs), (None, None))
+
     @property
     def panel(self) -> Any:
-        """The built device whose kind has a self-test walk (the GPIO panel), if the table has one."""
-        return next((self.built.inputs[kind.name] for kind in registry.all_kinds()
-                     if kind.selftest is not None and kind.name in self.built.inputs), None)
+        """The built device the self-test walks (the GPIO panel), if the table has one."""
+        return self._walked()[0]
+
+    @property
+    def walk(self) -> Any:
+        """Its kind's self-test walk (``DeviceKind.selftest``), if the table has such a device."""
+        return self._walked()[1]
 
     def post_for(self, name: str) -> Callable[[object], None]:
         loop = self.loop
