@@ -92,8 +92,7 @@ def wire(config: "TableConfig", built: Built, loop: asyncio.AbstractEventLoop, t
     """The simulated table's devices: the built emulators, and stand-ins for what none of them does."""
     devices: dict[str, InputDevice] = dict(built.inputs)
     shoe: Dealer | None = built.simulation.dealer
-    shoe_device = config.devices.get("shoe")
-    if shoe is None and (shoe_device is None or shoe_device.driver == "simulated"):
+    if shoe is None:  # no emulated shoe (a serial shoe is one under --simulate): the in-process one
         decks = int(config.round_config.get("decks", 1) or 1)  # a game without the option deals one deck
         jokers = int(config.round_config.get("jokers", 0) or 0)  # Pai Gow's and the Oasis joker table's 53rd card
         simulated = SimulatedShoe(decks, seed, table.shoe_no, table.shoe_cards, 0 if fast else 0.8, jokers)
