@@ -77,14 +77,26 @@ def spins(table: LiveTable, count: int, seed: int = 11) -> None:
     table.settled()
 
 
+def round_no(table: LiveTable) -> int:
+    """The round the live table's daemon is at (read on its loop)."""
+    daemon = table.daemon
+    assert daemon is not None, "the live table has not started"
+
+    def read() -> int:
+        live = daemon.table
+        assert live is not None, "the live table has not started"
+        return live.round_no
+    return int(table.call(read))
+
+
 def coups(table: LiveTable, count: int, seed: int = 5) -> None:
     deck = cards.shuffled(cards.shoe(8), random.Random(seed))
     position = 0
     for _ in range(count):
-        start = table.call(lambda: table.daemon.table.round_no)
+        start = round_no(table)
         table.bets.send(Bet(1, "banco", 10000))
         table.bets.send(CloseBets())
-        while table.call(lambda: table.daemon.table.round_no) == start:
+        while round_no(table) == start:
             table.deal(str(deck[position]))
             position += 1
 
