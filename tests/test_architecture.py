@@ -55,6 +55,22 @@ def test_nothing_outside_the_journal_runs_sql_and_no_one_reaches_into_a_round() 
     assert _private_uses({"_query", "_db", "_snapshot", "_restore", "_prompt", "_minimum", "_maximum"}) == []
 
 
+def test_no_event_is_told_by_the_name_of_its_class() -> None:
+    """An event is matched by its class (isinstance, a registry keyed by class), never by comparing
+    ``type(x).__name__`` with a string: a class of the same name from anywhere would pass."""
+    found = []
+    for path in sorted((ROOT / "controller").rglob("*.py")) + sorted((ROOT / "drivers").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                named = any(isinstance(x, ast.Attribute) and x.attr == "__name__" and not (
+                    isinstance(x.value, ast.Name) and x.value.id == "__name__") for x in sides)
+                if named and any(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in sides) \
+                        and not any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+
+
 @pytest.mark.parametrize("spec", all_games(), ids=lambda s: s.id)
 def test_how_to_add_a_game_holds_for_every_game(spec) -> None:
     # 2. what the runtime needs is declared
