@@ -268,7 +268,7 @@ class DaemonControl:
                 raise ValueError("a round is open: run the self-test between rounds")
             if any(f.kind == "maintenance" for f in self.table.faults.values()):
                 raise ValueError("a self-test is already running (or was cut off: 'faults clear maintenance')")
-            return SelftestDialog(self.daemon, panel, who)
+            return SelftestDialog(self.daemon, panel, who, walk=self.daemon.walk)
         health = self.daemon.health()
         lines = [f"Self-check by {who}:"]
         for name, data in health["devices"].items():
