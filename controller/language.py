@@ -33,6 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
+from controller.money import ENGLISH_MONEY, MoneyFormat, format_money, money_format
+
 LOCALE_DIR = Path(__file__).parent / "locale"
 SOURCE = "en"
 """The source language: no catalogue, the ids themselves."""
@@ -58,7 +60,8 @@ _KINDS = {"seat": r"\d+(?: \([^()]*\))?",  # a seat and its player's chip colour
           **{name: _NUMBER for name in ("box", "hand", "seats", "boxes_count", "number", "count", "points",
                                         "other", "expected", "seen", "amount", "minimum", "maximum", "stake",
                                         "half", "main", "unit", "others", "hands", "low", "high", "raise_", "ante")},
-          "boxes": r"\d+(?:, \d+)*", "card": r"\S+", "cards": r"[^()]+?"}
+          "boxes": r"\d+(?:, \d+)*", "card": r"\S+", "cards": r"[^()]+?",
+          "hand_cards": r"(?:[2-9TJQKA][shdc]|Jk)+"}  # a hand's cards written together: "Kd9d9sTc2c"
 """What the places of these names hold (numbers, cards), so that a text splits into its places one way only."""
 _WORDS = re.compile(r"[^\W\d_]{3,} [^\W\d_]{3,}")
 """Two words of three letters or more: English a translation must not pass through (a card pair such as
@@ -199,6 +202,7 @@ class Language:
     messages: Mapping[str, str]
     missing: set[str] = field(default_factory=set)
     track: bool = True  # record texts without a translation in ``missing`` (the tests); the table's own do not
+    money_format: MoneyFormat = ENGLISH_MONEY
 
     def __post_init__(self) -> None:
         prefix = GAME + CONTEXT
@@ -228,6 +232,19 @@ class Language:
         """A name the tables use (a spot, an action, a result, a hand, a game's name): its translation where the
         catalogue has one, else as it is (a spot such as ``straight:17`` has no words to translate)."""
         return self.game.get(english, english) if not self.english else english
+
+    def hand(self, name: str) -> str:
+        """A hand's name as a game writes it in an outcome (``Pair of kings``, ``flush 8hJh5h2h3h``,
+        ``straight_flush``): the catalogue's word, else its text with places (``Pair of {ranks}``)."""
+        if self.english:
+            return name
+        exact = self.game.get(name)
+        return exact if exact is not None else self.text(name)
+
+    def money(self, amount: int, minor_unit: int = 100, currency: str = "", whole: bool = False) -> str:
+        """An amount of minor units in this language's money format (``X-Money-Format`` of its catalogue,
+        docs/languages.md): ``SEK 1,234.50`` in English, ``1 234,50 SEK`` in Swedish."""
+        return format_money(amount, minor_unit, currency, self.money_format, whole=whole)
 
     def spot(self, name: str) -> str:
         """A spot's name: ``main`` -> ``insats``; a layout's spot by its kind, ``straight:17`` -> ``enkelnummer 17``
@@ -275,7 +292,12 @@ class Language:
     def _value(self, name: str, text: str, depth: int) -> str | None:
         """A place's text: translated where the catalogue has it (a word, a phrase); as it is where it is a
         number, a card, a name or free text (a place named ``free_...``, such as the reason a croupier gave);
-        None where it is English words the catalogue lacks (then this id does not fit the text)."""
+        None where it is English words the catalogue lacks (then this id does not fit the text). A place named
+        ``list_...`` holds items joined by ``, `` (``box 1, box 2``; ``fold, call 100``): each is translated
+        in turn."""
+        if name.startswith("list_"):
+            items = [self._value("item", item, depth) for item in text.split(", ")]
+            return None if any(item is None for item in items) else ", ".join(str(item) for item in items)
         translated = self._text(text, depth)
         if translated is not None:
             return translated
@@ -285,9 +307,23 @@ class Language:
 
 
 @lru_cache(maxsize=None)
-def _catalogue(code: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    po = read_po(LOCALE_DIR / f"{code}.po")
-    return po[""].get("X-Language-Name", code), tuple(po["messages"].items())
+def _catalogue(code: str) -> tuple[str, tuple[tuple[str, str], ...], MoneyFormat]:
+    path = LOCALE_DIR / f"{code}.po"
+    po = read_po(path)
+    sample = po[""].get("X-Money-Format")
+    try:
+        shown = ENGLISH_MONEY if sample is None else money_format(sample)
+    except ValueError as exc:
+        raise CatalogueError(f"{path.name}: X-Money-Format: {exc}") from None
+    return po[""].get("X-Language-Name", code), tuple(po["messages"].items()), shown
+
+
+def catalogue_language(code: str, track: bool = True) -> Language:
+    """A fresh ``Language`` of ``code`` (the tests' own: ``track`` collects the texts without a translation)."""
+    if code == SOURCE:
+        return Language(SOURCE, "English", {}, track=track)
+    name, messages, shown = _catalogue(code)
+    return Language(code, name, dict(messages), track=track, money_format=shown)
 
 
 def check(code: str) -> str | None:
@@ -306,8 +342,7 @@ def language(code: str = SOURCE) -> Language:
     problem = check(code)
     if problem is not None:
         raise ValueError(f"unknown language {code!r}: {problem}")
-    name, messages = _catalogue(code)
-    return Language(code, name, dict(messages), track=False)  # shared by a daemon that runs for months
+    return catalogue_language(code, track=False)  # shared by a daemon that runs for months: it collects nothing
 
 
 ENGLISH = Language(SOURCE, "English", {}, track=False)

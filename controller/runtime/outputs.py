@@ -107,7 +107,7 @@ class Terminal:
         self.rounds = self.drop = self.win = 0  # this run's settled rounds, total staked, the house's net
 
     def money(self, amount: int) -> str:
-        return money(amount, self.minor_unit, self.currency)
+        return money(amount, self.minor_unit, self.currency, self.lang)
 
     def __call__(self, table: Any, records: Sequence[Record]) -> None:
         for record in records:
@@ -192,7 +192,7 @@ class Terminal:
                     parts.append(t("result: {outcome}", outcome="; ".join(outcome_lines(effect["outcome"], lang))))
                 elif "settlement" in effect:
                     s = effect["settlement"]
-                    net = f" {money(s['net'], minor_unit, currency)}" if "net" in s else ""
+                    net = f" {money(s['net'], minor_unit, currency, lang)}" if "net" in s else ""
                     odds = " " + t("at {odds}", odds=f"{s['odds'][0]}:{s['odds'][1]}") if "odds" in s else ""
                     parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=lang.spot(s["spot"]),
                                    result=w(s["result"])) + f"{odds}{net}")
@@ -213,7 +213,7 @@ class Terminal:
                 (f" ({'; '.join(notes)})" if notes else "")
         if record.kind == "meter":
             return t("meter {meter} {kind} {amount} -> {value}", meter=b["meter"], kind=w(b["kind"]),
-                     amount=money(b["amount"], minor_unit, currency), value=money(b["value"], minor_unit, currency))
+                     amount=money(b["amount"], minor_unit, currency, lang), value=money(b["value"], minor_unit, currency, lang))
         if record.kind == "fault":
             return t("FAULT {name}: {text}", name=b["name"], text=lang.text(b["text"]))
         if record.kind == "clear":
