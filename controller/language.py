@@ -241,10 +241,18 @@ class Language:
         exact = self.game.get(name)
         return exact if exact is not None else self.text(name)
 
-    def money(self, amount: int, minor_unit: int = 100, currency: str = "", whole: bool = False) -> str:
+    def money(self, amount: int, minor_unit: int = 100, currency: str = "", whole: bool = False,
+              grouped: bool = True) -> str:
         """An amount of minor units in this language's money format (``X-Money-Format`` of its catalogue,
         docs/languages.md): ``SEK 1,234.50`` in English, ``1 234,50 SEK`` in Swedish."""
-        return format_money(amount, minor_unit, currency, self.money_format, whole=whole)
+        return format_money(amount, minor_unit, currency, self.money_format, whole=whole, grouped=grouped)
+
+    def percent(self, part: int, whole: int) -> str:
+        """``part`` of ``whole`` as a per-cent with one decimal, in this language's decimal mark (``4,7 %``):
+        integer arithmetic, rounded half away from zero."""
+        tenths = (abs(part) * 2000 // abs(whole) + 1) // 2
+        sign = "-" if (part < 0) != (whole < 0) and tenths else ""
+        return f"{sign}{tenths // 10}{self.money_format.decimal}{tenths % 10} %"
 
     def spot(self, name: str) -> str:
         """A spot's name: ``main`` -> ``insats``; a layout's spot by its kind, ``straight:17`` -> ``enkelnummer 17``
@@ -271,6 +279,8 @@ class Language:
 
     def _text(self, english: str, depth: int) -> str | None:
         exact = self.game.get(english)
+        if exact is None:
+            exact = self.messages.get(english)  # the runtime's own words, as a refusal or a fault's text gives them
         if exact is not None and not _PLACE.search(english):
             return exact
         if depth >= _MAX_DEPTH:

@@ -105,10 +105,11 @@ def money_format(sample: str) -> MoneyFormat:
 
 
 def format_money(amount: int, minor_per_major: int = 100, currency: str = "", style: MoneyFormat = ENGLISH_MONEY,
-                 *, whole: bool = False) -> str:
+                 *, whole: bool = False, grouped: bool = True) -> str:
     """``amount`` minor units in a language's format: ``SEK 1,234.50``, ``1 234,50 SEK``, ``-20,00 SEK``.
 
-    ``whole`` leaves the minor units out of a whole amount (``5000`` -> ``50``, as the sign shows limits).
+    ``whole`` leaves the minor units out of a whole amount (``5000`` -> ``50``, as the sign shows limits);
+    ``grouped=False`` leaves out the marks between thousands (the sign's limits: ``10-10000``, one word each).
 
     >>> format_money(123450, 100, "SEK"), format_money(-2000, 100, "SEK", MoneyFormat(",", " ", False))
     ('SEK 1,234.50', '-20,00 SEK')
@@ -122,7 +123,7 @@ def format_money(amount: int, minor_per_major: int = 100, currency: str = "", st
     sign = "-" if amount < 0 else ""
     major, minor = divmod(abs(amount), minor_per_major)
     digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
-    whole_part = f"{major:,}".replace(",", style.group)
+    whole_part = f"{major:,}".replace(",", style.group if grouped else "")
     text = sign + whole_part + (f"{style.decimal}{minor:0{digits}d}" if digits and not (whole and minor == 0) else "")
     if not currency:
         return text

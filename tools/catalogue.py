@@ -4,8 +4,8 @@
     python tools/catalogue.py --check    exit 1 when the template or a .po is not as the tool writes it (the tests
                                          run this)
 
-The runtime's own ids are found in the code: every call ``lang.t("...")`` (or ``t("...")``) with a
-literal first argument, and the words of the fault table (controller/runtime/faults.py). The games' messages (prompts, rejections, alerts, names) are kept, in
+The runtime's own ids are found in the code: every call ``lang.t("...")`` (or ``t("...")``, ``N_("...")``,
+the console's ``Refused("...")``) with a literal first argument, and the words of the fault table (controller/runtime/faults.py). The games' messages (prompts, rejections, alerts, names) are kept, in
 English, in controller/locale/games.pot, by hand: a game's message written with its places in
 braces (``First card to box {box}``). Each language's ``.po`` is rewritten in the template's order, its header and translations kept: a new id gets an
 empty ``msgstr`` for its translator (the catalogue test fails until every one has a translation), an id the
@@ -27,6 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 from controller.language import CONTEXT, GAME, LOCALE_DIR, read_po  # noqa: E402
 
+MARKERS = ("t", "N_", "Refused")
+"""The calls whose literal first argument is a message id: ``lang.t("...")``, ``N_("...")`` (an English text
+marked for the catalogue, translated where it is shown) and the console's ``Refused("...", ...)``."""
+
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Content-Transfer-Encoding: 8bit\\n"\n'
 
 
@@ -39,7 +43,7 @@ def runtime_ids() -> dict[str, str]:
             if not (isinstance(node, ast.Call) and node.args):
                 continue
             f = node.func
-            named = (isinstance(f, ast.Name) and f.id == "t") or (isinstance(f, ast.Attribute) and f.attr == "t")
+            named = ((isinstance(f, ast.Name) and f.id in MARKERS) or (isinstance(f, ast.Attribute) and f.attr == "t"))
             first = node.args[0]
             if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.setdefault(first.value, str(path.relative_to(ROOT)))
@@ -51,11 +55,13 @@ def runtime_ids() -> dict[str, str]:
 
 
 def fault_ids() -> dict[str, str]:
-    """The fault table's words (controller/runtime/faults.py): each kind's meaning, what it stops, who clears it."""
+    """The fault table's words (controller/runtime/faults.py): each kind's meaning and title, what it stops, who
+    clears it."""
     from controller.runtime.faults import CLEAR_ROLES, FAULTS, STOPS
 
     where = "controller/runtime/faults.py"
-    words = [k.meaning for k in FAULTS.values()] + list(STOPS.values()) + list(CLEAR_ROLES.values())
+    words = ([k.meaning for k in FAULTS.values()] + [k.title for k in FAULTS.values()] + list(STOPS.values())
+             + list(CLEAR_ROLES.values()))
     return {w: where for w in words}
 
 

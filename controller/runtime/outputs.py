@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence, TextIO
 from controller.language import ENGLISH, Language
 from controller.runtime.interfaces import Output
 from controller.runtime.journal import Record
+from controller.runtime.faults import fault_shown
 from controller.runtime.table_words import event_text, money, outcome_lines, outcome_parts, settlement_totals
 
 
@@ -118,7 +119,7 @@ class Terminal:
             if line and not (self.quiet and record.kind in ("reject", "refuse", "command", "meter", "shoe")):
                 self.stream.write(f"#{record.seq} r{record.round} {line}\n")
         if not records and table.faults:
-            names = ", ".join(sorted(table.faults))
+            names = ", ".join(fault_shown(name, self.lang) for name in sorted(table.faults))
             self.stream.write("#- " + self.lang.t("FAULT latched: {names} (input stopped where it is affected)",
                                                    names=names) + "\n")
         self.stream.flush()
@@ -173,7 +174,7 @@ class Terminal:
 
     def session(self, journal: str) -> str:
         """The run's summary: rounds, drop, win, hold and where its journal is."""
-        hold = f"{self.win * 100 / self.drop:.1f} %" if self.drop else "-"
+        hold = self.lang.percent(self.win, self.drop) if self.drop else "-"
         t = self.lang.t
         rounds = t("1 round") if self.rounds == 1 else t("{count} rounds", count=self.rounds)
         return t("session: {rounds}, drop {drop}, win {win}, hold {hold}; journal {journal}", rounds=rounds,
@@ -215,7 +216,7 @@ class Terminal:
             return t("meter {meter} {kind} {amount} -> {value}", meter=b["meter"], kind=w(b["kind"]),
                      amount=money(b["amount"], minor_unit, currency, lang), value=money(b["value"], minor_unit, currency, lang))
         if record.kind == "fault":
-            return t("FAULT {name}: {text}", name=b["name"], text=lang.text(b["text"]))
+            return t("FAULT {name}: {text}", name=fault_shown(str(b["name"]), lang), text=lang.text(b["text"]))
         if record.kind == "clear":
             return t("CLEAR {names} by {who}", names=", ".join(b["names"]), who=b["by"])
         if record.kind == "command":

@@ -111,8 +111,9 @@ def sign_lines(table: Any) -> list[str]:
     lang = language(getattr(config, "language", "en"))
     lines = [f"{lang.word(config.spec.name)} {config.round_config.variant.upper()}"]
     for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items():
-        top = lang.money(high, minor, whole=True) if high is not None else "..."
-        lines.append(f"{lang.spot(spot).upper()} {lang.money(low, minor, whole=True)}-{top} {config.currency}")
+        top = lang.money(high, minor, whole=True, grouped=False) if high is not None else "..."
+        lines.append(f"{lang.spot(spot).upper()} {lang.money(low, minor, whole=True, grouped=False)}-{top} "
+                     f"{config.currency}")
     if table.last_outcome:
         lines.append(lang.t("LAST") + " " + outcome_short(table.last_outcome, lang))
     if table.faults:

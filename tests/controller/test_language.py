@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import re
 import shutil
 import subprocess
 import sys
@@ -182,7 +183,7 @@ def test_a_simulated_table_speaks_swedish_throughout(game: str, tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
     assert "place your bets" not in out and "session:" not in out and "passet: 3 spelomgångar" in out
-    assert " SEK" in out and "SEK " not in out.replace(" SEK ", " ")  # 20,00 SEK, never SEK 20.00
+    assert re.search(r"\d,\d\d [A-Z]{3}\b", out) and not re.search(r"\b[A-Z]{3} -?\d", out)  # 20,00 SEK, not SEK 20.00
     for code in CODES:  # every record of the run, in every language: nothing falls back to English
         lang = catalogue_language(code)
         j = Journal(journal, readonly=True)
@@ -295,7 +296,7 @@ def test_faults_list_speaks_the_language(code: str) -> None:
     done = run_tablectl("faults", "list", "--lang", code)
     assert done.returncode == 0, done.stderr
     for kind in FAULTS.values():  # the names and tower patterns stay; the words are translated
-        assert f"{kind.name}: " in done.stdout and kind.pattern in done.stdout
+        assert f"{kind.name} ({language(code).t(kind.title)}): " in done.stdout and kind.pattern in done.stdout
         assert kind.meaning not in done.stdout and CLEAR_ROLES[kind.clear_role] not in done.stdout
     assert language(code).t(FAULTS["journal"].meaning) in done.stdout
 
