@@ -46,13 +46,6 @@ GAME = "game"
 SPOT = "spot"
 """The context of the kinds of a layout's spots (``straight``, ``split``, ``dozen``): their own, since a
 blackjack ``split`` (an action) and a roulette ``split`` (two numbers) are different words."""
-TRANSLATED_GAMES = ("blackjack", "punto-banco", "roulette", "tarning", "sic-bo", "fast-poker", "caribbean-stud",
-                    "three-card-poker", "restaurant-holdem", "red-dog", "bulldog", "texas-holdem-bonus",
-                    "ultimate-texas-holdem", "dynamic-poker-pro")
-"""The games whose prompts, alerts and reasons the catalogues hold in every language (the catalogue test plays
-each and fails on any text without a translation). The other games' messages are shown in English so far
-(docs/languages.md); the table's own words (the terminal, the sign, the summaries) are translated for every game."""
-
 _PLACE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _MAX_DEPTH = 4
 _NUMBER = r"-?\d+"

@@ -19,6 +19,7 @@ ids merge as a re-run of this tool that keeps both sides' translations.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+@functools.lru_cache(maxsize=1)
 def entries() -> list[tuple[str, str, str]]:
     """Every id of the template as (where, context, msgid), in the order the tool writes them."""
     own = {**runtime_ids(), **fault_ids()}

@@ -232,6 +232,10 @@ class Terminal:
             return t("{source} read [{guess}] -> {prompt}", source=b["source"], guess=guess,
                      prompt=lang.text(b["prompt"]))
         if record.kind == "start":
-            return t("start: table {table} {game} {variant}, recovered {recovered}", table=b["table"], game=b["game"],
-                     variant=b["variant"], recovered=b["recovered"])
+            recovered = b.get("recovered") if isinstance(b.get("recovered"), Mapping) else {}
+            line = t("start: table {table} {game} {variant}, round {round}, {replayed} events replayed",
+                     table=b["table"], game=b["game"], variant=b["variant"], round=recovered.get("round", record.round),
+                     replayed=recovered.get("replayed", 0))
+            faults = [fault_shown(str(name), lang) for name in recovered.get("faults") or []]
+            return line + (t(", latched: {faults}", faults=", ".join(faults)) if faults else "")
         return record.kind

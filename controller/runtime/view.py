@@ -99,7 +99,7 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
     return SignContent(title=lang.word(config.spec.name), limits=tuple(limits),
                        results=tuple(ResultMark(t, c) for t, c in board.marks),
                        results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
-                       minor_per_major=config.minor_unit,
+                       minor_per_major=config.minor_unit, decimal=lang.money_format.decimal,
                        boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks))
                                     for label, marks in board.pages(config.spec, config.round_config)))
 
