@@ -232,7 +232,8 @@ class Terminal:
             return t("{source} read [{guess}] -> {prompt}", source=b["source"], guess=guess,
                      prompt=lang.text(b["prompt"]))
         if record.kind == "start":
-            recovered = b.get("recovered") if isinstance(b.get("recovered"), Mapping) else {}
+            given = b.get("recovered")
+            recovered: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
             line = t("start: table {table} {game} {variant}, round {round}, {replayed} events replayed",
                      table=b["table"], game=b["game"], variant=b["variant"], round=recovered.get("round", record.round),
                      replayed=recovered.get("replayed", 0))
