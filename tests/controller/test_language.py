@@ -183,7 +183,7 @@ def test_a_simulated_table_speaks_swedish_throughout(game: str, tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
     assert "place your bets" not in out and "session:" not in out and "passet: 3 spelomgångar" in out
-    assert re.search(r"\d,\d\d [A-Z]{3}\b", out) and not re.search(r"\b[A-Z]{3} -?\d", out)  # 20,00 SEK, not SEK 20.00
+    assert re.search(r"\d,\d\d [A-Z]{3}\b", out) and not re.search(r"\b[A-Z]{3} -?[\d,.]+[.,]\d\d\b", out)  # 20,00 SEK
     for code in CODES:  # every record of the run, in every language: nothing falls back to English
         lang = catalogue_language(code)
         j = Journal(journal, readonly=True)
