@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from controller.money import ENGLISH_MONEY, MoneyFormat, format_money, money_format
 
@@ -52,10 +52,15 @@ _NUMBER = r"-?\d+"
 _KINDS = {"seat": r"\d+(?: \([^()]*\))?",  # a seat and its player's chip colour: "2 (pink)"
           **{name: _NUMBER for name in ("box", "hand", "seats", "boxes_count", "number", "count", "points",
                                         "other", "expected", "seen", "amount", "minimum", "maximum", "stake",
-                                        "half", "main", "unit", "others", "hands", "low", "high", "raise_", "ante")},
+                                        "half", "main", "unit", "others", "hands", "low", "high", "raise_", "ante",
+                                        "fee", "per")},
           "boxes": r"\d+(?:, \d+)*", "card": r"\S+", "cards": r"[^()]+?",
           "hand_cards": r"(?:[2-9TJQKA][shdc]|Jk)+"}  # a hand's cards written together: "Kd9d9sTc2c"
 """What the places of these names hold (numbers, cards), so that a text splits into its places one way only."""
+MONEY = frozenset({"amount", "minimum", "maximum", "low", "high", "fee", "half", "main", "unit", "ante", "raise_",
+                   "others"})
+"""The places of the games' messages that hold an amount in minor units: shown in the table's money format where
+the caller gives it (``Language.text(text, money=...)``: ``call 100`` is ``call SEK 1.00``, ``syna 1,00 SEK``)."""
 _WORDS = re.compile(r"[^\W\d_]{3,} [^\W\d_]{3,}")
 """Two words of three letters or more: English a translation must not pass through (a card pair such as
 ``Kh Qc`` or a name is not words)."""
@@ -259,18 +264,21 @@ class Language:
             return f"{self.spots[kind]} {numbers}"
         return self.game.get(name, name)
 
-    def text(self, english: str) -> str:
-        """A finished English text (a game's prompt, reason or alert) in this language."""
-        if self.english or not english:
+    def text(self, english: str, money: Callable[[int], str] | None = None) -> str:
+        """A finished English text (a game's prompt, reason or alert) in this language; with ``money``, the amounts
+        in its places (``MONEY``) are written by it (the table's currency and money format)."""
+        if not english:
             return english
-        out = self._text(english, 0)
+        if self.english:
+            return english if money is None else _english_ids().text(english, money)
+        out = self._text(english, 0, money)
         if out is None:
             if self.track:
                 self.missing.add(english)
             return english
         return out
 
-    def _text(self, english: str, depth: int) -> str | None:
+    def _text(self, english: str, depth: int, money: Callable[[int], str] | None = None) -> str | None:
         exact = self.game.get(english)
         if exact is None:
             exact = self.messages.get(english)  # the runtime's own words, as a refusal or a fault's text gives them
@@ -284,7 +292,10 @@ class Language:
                 continue
             values: dict[str, str] = {}
             for name, value in m.groupdict().items():
-                shown = self._value(name, value, depth + 1)
+                if money is not None and name in MONEY and re.fullmatch(r"-?\d+", value):
+                    values[name] = money(int(value))
+                    continue
+                shown = self._value(name, value, depth + 1, money)
                 if shown is None:
                     break
                 values[name] = shown
@@ -292,16 +303,16 @@ class Language:
                 return self.game[pattern.msgid].format(**values)
         return None
 
-    def _value(self, name: str, text: str, depth: int) -> str | None:
+    def _value(self, name: str, text: str, depth: int, money: Callable[[int], str] | None = None) -> str | None:
         """A place's text: translated where the catalogue has it (a word, a phrase); as it is where it is a
         number, a card, a name or free text (a place named ``free_...``, such as the reason a croupier gave);
         None where it is English words the catalogue lacks (then this id does not fit the text). A place named
         ``list_...`` holds items joined by ``, `` (``box 1, box 2``; ``fold, call 100``): each is translated
         in turn."""
         if name.startswith("list_"):
-            items = [self._value("item", item, depth) for item in text.split(", ")]
+            items = [self._value("item", item, depth, money) for item in text.split(", ")]
             return None if any(item is None for item in items) else ", ".join(str(item) for item in items)
-        translated = self._text(text, depth)
+        translated = self._text(text, depth, money)
         if translated is not None:
             return translated
         if name.startswith("free_") or not _WORDS.search(text):
@@ -349,3 +360,10 @@ def language(code: str = SOURCE) -> Language:
 
 
 ENGLISH = Language(SOURCE, "English", {}, track=False)
+
+
+@lru_cache(maxsize=1)
+def _english_ids() -> Language:
+    """The games' messages as their own English translation: how an English table writes the amounts in them."""
+    ids = read_po(LOCALE_DIR / "games.pot", keep_empty=True)["messages"]
+    return Language("en-ids", "English", {key: key.split(CONTEXT, 1)[1] for key in ids}, track=False)

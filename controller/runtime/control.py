@@ -35,7 +35,7 @@ from controller.runtime.logs import log
 from controller.runtime.outputs import Terminal
 from controller.runtime.selfcheck import check_code, code_digest
 from controller.language import ENGLISH, Language, language
-from controller.runtime.table_words import event_text, money, outcome_short
+from controller.runtime.table_words import event_text, game_text, money, outcome_short
 from controller.runtime.watchdog import Notifier, Watchdog
 
 if TYPE_CHECKING:
@@ -128,7 +128,8 @@ class DaemonControl:
         for record in table.journal.records(kinds=("event", "reject"), round_=table.round_no):
             text = event_text(record.body.get("event", {}), config.minor_unit, config.currency, lang)
             lines.append(("  " if record.kind == "event" else "  " + lang.t("REFUSED") + " ") + text
-                         + (f": {lang.text(str(record.body.get('reason')))}" if record.kind == "reject" else ""))
+                         + (f": {game_text(str(record.body.get('reason')), lang, config.minor_unit, config.currency)}"
+                            if record.kind == "reject" else ""))
         return lines
 
     def history(self, count: int) -> list[str]:

@@ -20,7 +20,7 @@ from controller.language import ENGLISH, Language
 from controller.runtime.interfaces import Output
 from controller.runtime.journal import Record
 from controller.runtime.faults import fault_shown
-from controller.runtime.table_words import event_text, money, outcome_lines, outcome_parts, settlement_totals
+from controller.runtime.table_words import event_text, game_text, money, outcome_lines, outcome_parts, settlement_totals
 
 
 class OutputSlot:
@@ -133,7 +133,8 @@ class Terminal:
         parts = [event_text(body["event"], minor_unit, currency, lang)]
         if "confirmed_by" in body:
             parts[0] += " " + lang.t("(confirmed by {who})", who=body["confirmed_by"])
-        parts += [f"-> {lang.text(effect['prompt'])}" for effect in body.get("effects") or [] if "prompt" in effect]
+        parts += [f"-> {game_text(effect['prompt'], lang, minor_unit, currency)}"
+                  for effect in body.get("effects") or [] if "prompt" in effect]
         return "; ".join(parts)
 
     def _event(self, record: Record) -> None:
@@ -146,7 +147,8 @@ class Terminal:
                 self.outcome = effect["outcome"]
             elif "alert" in effect:
                 alerts.append("   " + self.lang.t("ALERT {kind}: {text}", kind=self.lang.word(effect["alert"]),
-                                                     text=self.lang.text(effect["text"])))
+                                                     text=game_text(effect["text"], self.lang, self.minor_unit,
+                                                                    self.currency)))
         if not self.quiet:
             self.stream.write(f"#{record.seq} r{record.round} "
                               f"{self.shown(record, self.minor_unit, self.currency, self.lang)}\n")
@@ -188,7 +190,7 @@ class Terminal:
             parts = [event_text(b["event"], minor_unit, currency, lang)]
             for effect in b["effects"]:
                 if "prompt" in effect:
-                    parts.append(f"-> {lang.text(effect['prompt'])}")
+                    parts.append(f"-> {game_text(effect['prompt'], lang, minor_unit, currency)}")
                 elif "outcome" in effect:
                     parts.append(t("result: {outcome}", outcome="; ".join(outcome_lines(effect["outcome"], lang))))
                 elif "settlement" in effect:
@@ -198,13 +200,15 @@ class Terminal:
                     parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=lang.spot(s["spot"]),
                                    result=w(s["result"])) + f"{odds}{net}")
                 elif "alert" in effect:
-                    parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]), text=lang.text(effect["text"])))
+                    parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]),
+                                   text=game_text(effect["text"], lang, minor_unit, currency)))
             if "confirmed_by" in b:
                 parts[0] += " " + t("(confirmed by {who})", who=b["confirmed_by"])
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
             return t("REJECT {event}: {reason}" if record.kind == "reject" else "REFUSE {event}: {reason}",
-                     event=event_text(b["event"], minor_unit, currency, lang), reason=lang.text(b["reason"]))
+                     event=event_text(b["event"], minor_unit, currency, lang),
+                     reason=game_text(b["reason"], lang, minor_unit, currency))
         if record.kind == "round_open":
             carried = [c for c in b.get("carried") or [] if c.get("spot") != "puck"]
             puck = next((c for c in b.get("carried") or [] if c.get("spot") == "puck"), None)
@@ -221,16 +225,18 @@ class Terminal:
             return t("CLEAR {names} by {who}", names=", ".join(b["names"]), who=b["by"])
         if record.kind == "command":
             line = t("command {command} by {who}", command=b["command"], who=b["by"])
-            return line + (" " + t("refused: {reason}", reason=lang.text(b["refused"])) if "refused" in b else "")
+            refused = t("refused: {reason}", reason=game_text(b["refused"], lang, minor_unit, currency)) \
+                if "refused" in b else ""
+            return line + (" " + refused if refused else "")
         if record.kind == "shoe":
             return t("shoe: {note}", note=w(b["note"])) + (f" {b['shoe']}" if "shoe" in b else "")
         if record.kind == "pending":
             guess = " ".join("?" if v is None else str(v) for v in b["values"])
             if "refused" in b:
                 return t("REFUSE unsure {source} read [{guess}]: {reason}", source=b["source"], guess=guess,
-                         reason=lang.text(b["refused"]))
+                         reason=game_text(b["refused"], lang, minor_unit, currency))
             return t("{source} read [{guess}] -> {prompt}", source=b["source"], guess=guess,
-                     prompt=lang.text(b["prompt"]))
+                     prompt=game_text(b["prompt"], lang, minor_unit, currency))
         if record.kind == "start":
             given = b.get("recovered")
             recovered: Mapping[str, Any] = given if isinstance(given, Mapping) else {}

@@ -19,6 +19,12 @@ def money(amount: int, minor_unit: int = 100, currency: str = "", lang: Language
     return lang.money(amount, minor_unit, currency)
 
 
+def game_text(text: str, lang: Language = ENGLISH, minor_unit: int = 100, currency: str = "") -> str:
+    """A game's prompt, reason or alert in ``lang``, its amounts (minor units, as the game writes them) in the
+    table's currency and money format: ``box 1 to act: fold, call SEK 1.00, raise to SEK 2.00..SEK 100.00``."""
+    return lang.text(text, money=lambda amount: money(amount, minor_unit, currency, lang))
+
+
 def cards(items: Sequence[str]) -> str:
     return " ".join(items)
 
@@ -44,7 +50,7 @@ def event_text(event: Mapping[str, Any], minor_unit: int = 100, currency: str = 
             return t("dice {values}", values=", ".join(f"{w(c)} {v}" for c, v in zip(colours, values)))
         return t("dice {values}", values=" ".join(str(v) for v in values))
     if kind == "void":
-        return t("void: {reason}", reason=lang.text(str(event.get("reason", ""))))
+        return t("void: {reason}", reason=game_text(str(event.get("reason", "")), lang, minor_unit, currency))
     if kind == "puck":
         return t("burn puck at box {box}", box=event["seat"])
     if kind == "close_bets":

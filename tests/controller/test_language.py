@@ -329,3 +329,19 @@ def test_the_tables_shared_words_do_not_grow_with_untranslated_texts() -> None:
     for n in range(50):  # a daemon's fault texts, a device's words: shown in English, not remembered
         assert shared.text(f"shoe jam number {n} at the cut card") == f"shoe jam number {n} at the cut card"
     assert shared is language("da") and not shared.missing
+
+
+def test_the_amounts_in_a_games_words_are_in_the_tables_money_format() -> None:
+    from controller.runtime.table_words import game_text
+
+    prompt = "box 1 to act: fold, call 100, raise to 200..10000"
+    assert game_text(prompt, language("en"), 100, "SEK") == \
+        "box 1 to act: fold, call SEK 1.00, raise to SEK 2.00..SEK 100.00"
+    assert game_text(prompt, language("sv"), 100, "SEK") == \
+        "box 1 agerar: lägg dig, syna 1,00 SEK, höja till 2,00 SEK..100,00 SEK"
+    assert game_text("main: 5 is below the table minimum of 1000", language("de"), 100, "EUR") == \
+        "Einsatz: 0,05 EUR liegt unter dem Tischminimum von 10,00 EUR"
+    # odds and counts are not money; a text no id matches stays as the game wrote it
+    assert game_text("spread 4, pays 4 to 1. Raises, then the third card", language("en"), 100, "SEK") == \
+        "spread 4, pays 4 to 1. Raises, then the third card"
+    assert game_text("a text no game writes, 100", language("en"), 100, "SEK") == "a text no game writes, 100"
