@@ -3,6 +3,9 @@
     python tools/catalogue.py            write controller/locale/tablectl.pot and rewrite every .po in its order
     python tools/catalogue.py --check    exit 1 when the template or a .po is not as the tool writes it (the tests
                                          run this)
+    python tools/catalogue.py --merge-from REV
+                                         as the first, also keeping the translations the .po files have at the git
+                                         revision REV where this side has none (a merge: both sides' translations)
 
 The runtime's own ids are found in the code: every call ``lang.t("...")`` (or ``t("...")``, ``N_("...")``,
 the console's ``Refused("...")``) with a literal first argument, and the words of the fault table (controller/runtime/faults.py). The games' messages (prompts, rejections, alerts, names) are kept, in
@@ -108,11 +111,16 @@ def header_of(text: str) -> str:
     return "".join(lines[:end])
 
 
-def rewritten(po_path: Path) -> tuple[str, int, int]:
-    """The .po file as the tool writes it, and how many ids are new (untranslated) and removed."""
+def rewritten(po_path: Path, also: dict[str, str] | None = None) -> tuple[str, int, int]:
+    """The .po file as the tool writes it, and how many ids are new (untranslated) and removed; ``also``: more
+    translations (another side of a merge), taken where this file has none."""
     text = po_path.read_text(encoding="utf-8")
     po = read_po(po_path, keep_empty=True)
     have = {**po["messages"], **po["fuzzy"]}
+    own = set(have)
+    for key, msgstr in (also or {}).items():
+        if msgstr and not have.get(key):
+            have[key] = msgstr
     keys = [(f"{c}{CONTEXT}{m}" if c else m, c, m) for _, c, m in entries()]
     out = [header_of(text)]
     for key, ctxt, msgid in keys:
@@ -121,8 +129,23 @@ def rewritten(po_path: Path) -> tuple[str, int, int]:
         out.append(fuzzy + entry(ctxt, msgid, msgstr))
     wanted = {k for k, _, _ in keys}
     new = sum(1 for k in wanted if not have.get(k))
-    removed = sum(1 for k in have if k not in wanted)
+    removed = sum(1 for k in own if k not in wanted)
     return "\n".join(out), new, removed
+
+
+def other_side(po_path: Path, revision: str) -> dict[str, str]:
+    """The translations of ``po_path`` as the git revision ``revision`` has them (none where it has no such file)."""
+    import subprocess
+    import tempfile
+
+    name = po_path.relative_to(ROOT).as_posix()
+    shown = subprocess.run(["git", "show", f"{revision}:{name}"], cwd=ROOT, capture_output=True)
+    if shown.returncode != 0:
+        return {}
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / po_path.name
+        copy.write_bytes(shown.stdout)
+        return read_po(copy)["messages"]
 
 
 def main(argv: list[str]) -> int:
@@ -138,8 +161,9 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     pot.write_text(text, encoding="utf-8")
+    other = argv[argv.index("--merge-from") + 1] if "--merge-from" in argv[:-1] else None
     for po_path in sorted(LOCALE_DIR.glob("*.po")):
-        body, new, removed = rewritten(po_path)
+        body, new, removed = rewritten(po_path, other_side(po_path, other) if other else None)
         po_path.write_text(body, encoding="utf-8")
         if new or removed:
             print(f"{po_path.name}: {new} ids to translate, {removed} obsolete ids removed")

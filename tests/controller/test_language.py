@@ -68,6 +68,11 @@ def test_the_catalogue_tool_removes_an_obsolete_id_and_keeps_the_order(tmp_path:
     po.write_text(text + '\nmsgid "a message nobody writes any more"\nmsgstr "ett meddelande"\n', encoding="utf-8")
     body, new, removed = catalogue.rewritten(po)
     assert (body, new, removed) == (text, 0, 1)
+    # a merge: this side lacks a translation the other side has; the tool keeps it
+    key = f"{GAME}{CONTEXT}First card to box {{box}}"
+    po.write_text(text.replace('msgstr "Första kortet till box {box}"', 'msgstr ""'), encoding="utf-8")
+    assert catalogue.rewritten(po)[1] == 1
+    assert catalogue.rewritten(po, {key: "Första kortet till box {box}"})[0] == text
 
 
 @pytest.mark.parametrize("code", CODES)
