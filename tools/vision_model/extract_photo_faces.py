@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -37,8 +38,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from drivers.vision.detector import MODEL_PATH  # noqa: E402
 from drivers.vision.dice import DiceReader  # noqa: E402
-from drivers.vision.labels import iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
+from drivers.vision.labels import SOURCES, iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
 from drivers.vision.pips import LAYOUTS, rectify  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -133,7 +135,12 @@ def main() -> int:
     parser.add_argument("--store", type=int, default=STORE,
                         help="stored patch side (a model with a larger --side needs patches at least that big)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
+    parser.add_argument("--source", choices=SOURCES,
+                        help="a leave-one-source-out fold: every photo of this source only, both halves (not for shipping)")
+    parser.add_argument("--detector", type=Path, default=MODEL_PATH,
+                        help="the photo-mode detector whose dice are cut (a fold's own, trained on the same source)")
     args = parser.parse_args()
+    started = time.time()
     if not args.photos.is_dir():
         print(f"{args.photos}: photo folder not found", file=sys.stderr)
         return 2
@@ -141,7 +148,7 @@ def main() -> int:
     rng = np.random.default_rng(20261129)
     # The dark dice's extra crops draw from their own stream, so the other patches stay exactly as without them.
     dark_rng = np.random.default_rng(20261130)
-    reader = DiceReader(face_model=False)
+    reader = DiceReader(face_model=False, detector_model=args.detector)
     pixels: list[np.ndarray] = []
     labels: list[int] = []
     kinds: list[int] = []
@@ -155,7 +162,9 @@ def main() -> int:
         groups.append(len(names) - 1)
 
     for sub in sorted(p for p in args.photos.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub, "train"):
+        if args.source is not None and sub.name != args.source:
+            continue
+        for path in iter_labelled_images(sub, None if args.source else "train"):
             image = cv2.imread(str(path))
             if image is None:
                 continue
@@ -220,7 +229,7 @@ def main() -> int:
                         kind=np.array(kinds, np.uint8), group=np.array(groups, np.int32), names=np.array(names))
     print({"photos": len(names), "patches": len(pixels), "per_class": np.bincount(labels, minlength=7).tolist(),
            "per_kind": np.bincount(kinds, minlength=6 if args.dark_renders else 5).tolist(), "synthetic": synthetic,
-           "file_bytes": args.out.stat().st_size})
+           "file_bytes": args.out.stat().st_size, "seconds": round(time.time() - started, 1)})
     return 0
 
 
