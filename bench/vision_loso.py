@@ -3,6 +3,7 @@
     python bench/vision_loso.py --models var/loso                # both directions, the fold models in var/loso
     python bench/vision_loso.py --models var/loso --train byler-topdown   # one direction
     python bench/vision_loso.py --shipped                        # the shipped models (NOT a left-out figure)
+    python bench/vision_loso.py --classical                      # no learned model at all (pip counts only)
 
 The two photo sources (``drivers.vision.labels.SOURCES``: a phone's top-down photos of mixed dice on a grey
 tray, a USB webcam's oblique photos of white dice on a wooden desk) differ in camera, scene and dice.  For each
@@ -67,15 +68,17 @@ def judge(labels: list, dice: list) -> list[tuple[Any, Any]]:
     return out
 
 
-def run_direction(photos: Path, train: str, test: str, detector: Path, face: Path, out, limit: int | None) -> dict:
+def run_direction(photos: Path, train: str, test: str, detector: Path | None, face: Path | None, out,
+                  limit: int | None) -> dict:
     import cv2
     import numpy as np
     from drivers.vision.dice import DiceReader
     from drivers.vision.labels import Score, iter_labelled_images, label_path_for, photo_split, read_yolo_labels
     cv2.setNumThreads(1)
-    reader = DiceReader(detector_model=detector, photo_face_model=face)
+    reader = (DiceReader(face_model=False, detector_model=None, photo_face_model=False) if face is None
+              else DiceReader(detector_model=detector, photo_face_model=face))
     reader.read(np.zeros((480, 640, 3), np.uint8))  # the photo-mode models load here
-    if reader.photo_face_note:
+    if face is not None and reader.photo_face_note:
         raise SystemExit(f"vision_loso: {face}: {reader.photo_face_note}")
     score = Score()
     bands = {f"{lo:.2f}-{min(hi, 1.0):.2f}": Counter() for lo, hi in BANDS}
@@ -137,28 +140,35 @@ def main() -> int:
     parser.add_argument("--models", type=Path, help="folder of fold models: FOLD/dice_detector.onnx, FOLD/dice_face_photo.onnx")
     parser.add_argument("--shipped", action="store_true",
                         help="the shipped models, trained on the old train half of both sources: not a left-out figure")
+    parser.add_argument("--classical", action="store_true",
+                        help="the reader without any learned model (classical finder, pip counts only)")
     parser.add_argument("--train", choices=labels.SOURCES, help="only the direction trained on this source")
     parser.add_argument("--limit", type=int, help="at most this many test photos a direction (a quick check)")
     parser.add_argument("--out", type=Path, help="one JSON line per photo")
     args = parser.parse_args()
     if args.photos is None or not args.photos.is_dir():
-        print("vision_loso: no dice-photos folder (give --photos)", file=sys.stderr)
-        return 2
-    if not args.shipped and args.models is None:
-        print("vision_loso: give --models FOLDER (the fold models) or --shipped", file=sys.stderr)
+        print(json.dumps({"real_photos": "not found", "photos": str(args.photos)}))
+        return 0
+    if not args.shipped and not args.classical and args.models is None:
+        print("vision_loso: give --models FOLDER (the fold models), --classical or --shipped", file=sys.stderr)
         return 2
     from drivers.vision.detector import MODEL_PATH
     from drivers.vision.facemodel import PHOTO_MODEL
     report: dict[str, Any] = {"models": "shipped (trained on half of each source: NOT left out)" if args.shipped
-                              else str(args.models), "directions": []}
+                              else "none (classical reader)" if args.classical else str(args.models),
+                              "directions": []}
     out = args.out.open("w", encoding="utf-8") if args.out else None
     try:
         for train in labels.SOURCES:
             if args.train and train != args.train:
                 continue
             test = next(s for s in labels.SOURCES if s != train)
+            detector: Path | None
+            face: Path | None
             if args.shipped:
                 detector, face = MODEL_PATH, Path(PHOTO_MODEL)
+            elif args.classical:
+                detector, face = None, None
             else:
                 detector, face = args.models / train / "dice_detector.onnx", args.models / train / "dice_face_photo.onnx"
                 for f in (detector, face):

@@ -3,14 +3,15 @@
 # dice detector and photo mode's colour face model trained on that source only (every photo of it) and on
 # rendered scenes.  Seeded, one thread; prints how long each step took.  Nothing here ships.
 #
-#   sh tools/vision_model/loso_folds.sh [OUT_DIR] [DETECTOR_STEPS]     # default var/loso, 800 steps
+#   sh tools/vision_model/loso_folds.sh [OUT_DIR] [DETECTOR_STEPS] [FACE_EPOCHS]   # default var/loso, 400, 20
 #
 # PY is the project venv's python (the reader), TRAIN_PY one with the `train` extra (torch):
 #   python -m venv var/tmp/trainvenv && var/tmp/trainvenv/bin/pip install -e '.[train]'
 set -eu
 cd "$(dirname "$0")/../.."
 OUT="${1:-var/loso}"
-STEPS="${2:-800}"
+STEPS="${2:-400}"
+EPOCHS="${3:-20}"
 PY="${PY:-.venv/bin/python}"
 TRAIN_PY="${TRAIN_PY:-var/tmp/trainvenv/bin/python}"
 for source in byler-topdown penlington-webcam; do
@@ -23,7 +24,7 @@ for source in byler-topdown penlington-webcam; do
     "$PY" tools/vision_model/extract_photo_faces.py --source "$source" --detector "$OUT/$source/dice_detector.onnx" \
         --out "$OUT/$source/photo_faces.npz"
     "$TRAIN_PY" tools/vision_model/train_photo_faces.py --data "$OUT/$source/photo_faces.npz" \
-        --out "$OUT/$source/dice_face_photo.onnx"
+        --epochs "$EPOCHS" --out "$OUT/$source/dice_face_photo.onnx"
     end=$(date +%s)
     echo "fold $source: detector $((mid - start)) s, face model $((end - mid)) s"
 done
