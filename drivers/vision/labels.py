@@ -71,6 +71,15 @@ def photo_split(image: Path) -> str:
 SOURCES = ("byler-topdown", "penlington-webcam")
 
 
+def default_photo_root(repo: Path) -> Path | None:
+    """The labelled photo sets beside a clone of the repository: ``shared/data/dice-photos`` in the folder
+    holding the clone or the one above it; None if neither has it (give the folder by hand)."""
+    for cand in (repo.parent / "shared/data/dice-photos", repo.parent.parent / "shared/data/dice-photos"):
+        if cand.is_dir():
+            return cand
+    return None
+
+
 def photo_source(image: Path) -> str:
     """The photo source (one of SOURCES) an image belongs to, by its folder; '' if none."""
     for part in image.parts:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -92,10 +93,12 @@ def main() -> int:
     if args.photos is None or not args.photos.is_dir():
         print("extract_boxes: no dice-photos folder (give --photos)", file=sys.stderr)
         return 2
+    started = time.time()
     arrays = extract(args.photos, args.side, args.quality, args.source)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)
-    print(f"{len(arrays['names'])} images, {len(arrays['boxes'])} dice, {args.out.stat().st_size / 1e6:.1f} MB -> {args.out}")
+    print(f"{len(arrays['names'])} images, {len(arrays['boxes'])} dice, {args.out.stat().st_size / 1e6:.1f} MB -> {args.out}, "
+          f"{time.time() - started:.1f} s")
     return 0
 
 

@@ -38,6 +38,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from drivers.vision.labels import default_photo_root  # noqa: E402
+
 from drivers.vision.detector import MODEL_PATH  # noqa: E402
 from drivers.vision.dice import DiceReader  # noqa: E402
 from drivers.vision.labels import SOURCES, iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
@@ -124,7 +126,7 @@ def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--photos", type=Path, default=Path("/work/shared/data/dice-photos"))
+    parser.add_argument("--photos", type=Path, default=default_photo_root(ROOT))
     parser.add_argument("--scenes", type=int, default=450, help="rendered throws (seeds 0..N-1), the kinds in turn")
     parser.add_argument("--dark-crops", type=int, default=DARK_CROPS,
                         help="extra crops (kind 4: wider scale and shift) of each labelled die darker than DARK_V")
@@ -141,7 +143,7 @@ def main() -> int:
                         help="the photo-mode detector whose dice are cut (a fold's own, trained on the same source)")
     args = parser.parse_args()
     started = time.time()
-    if not args.photos.is_dir():
+    if args.photos is None or not args.photos.is_dir():
         print(f"{args.photos}: photo folder not found", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
