@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from drivers.vision import synth_roulette as S
 from drivers.vision.roulette import RouletteReader, read_spins
+from tests.tablectl import run_tablectl
 
 
 def _read(seed: int, kind: str, strength: float = 0.3) -> list:
@@ -44,3 +47,14 @@ def test_the_varied_wheels_differ_and_the_default_wheel_is_the_old_one() -> None
     looks = {S.design(seed) for seed in range(6)}
     assert len(looks) == 6 and S.Design() not in looks
     assert not np.array_equal(first, next(S.frames(7, "ok", 0.0, varied=True)))
+
+
+def test_vision_generate_writes_varied_spins_with_the_ball_hidden(tmp_path: Path) -> None:
+    done = run_tablectl("vision", "generate", "roulette", "--out", str(tmp_path), "--count", "1", "--seed", "6",
+                        "--kind", "hand", "--varied", "--quiet")
+    assert done.returncode == 0, done.stderr
+    truth = json.loads((tmp_path / "spin_000006_hand.json").read_text())
+    assert truth["kind"] == "hand" and truth["status"] == "ok" and truth["number"] == S.truth(6, "hand")["number"]
+    assert (tmp_path / "spin_000006_hand.avi").stat().st_size > 0
+    bad = run_tablectl("vision", "generate", "roulette", "--out", str(tmp_path), "--kind", "elbow")
+    assert bad.returncode == 2 and "hidden" in bad.stderr
