@@ -3,7 +3,7 @@
 # dice detector and photo mode's colour face model trained on that source only (every photo of it) and on
 # rendered scenes.  Seeded, one thread; prints how long each step took.  Nothing here ships.
 #
-#   sh tools/vision_model/loso_folds.sh [OUT_DIR] [DETECTOR_STEPS] [FACE_EPOCHS]   # default var/loso, 400, 20
+#   sh tools/vision_model/loso_folds.sh [OUT_DIR] [DETECTOR_STEPS] [FACE_EPOCHS]   # default var/loso, 400, 10
 #
 # PY is the project venv's python (the reader), TRAIN_PY one with the `train` extra (torch):
 #   python -m venv var/tmp/trainvenv && var/tmp/trainvenv/bin/pip install -e '.[train]'
@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 OUT="${1:-var/loso}"
 STEPS="${2:-400}"
-EPOCHS="${3:-20}"
+EPOCHS="${3:-10}"
 PY="${PY:-.venv/bin/python}"
 TRAIN_PY="${TRAIN_PY:-var/tmp/trainvenv/bin/python}"
 for source in byler-topdown penlington-webcam; do
