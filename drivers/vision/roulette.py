@@ -18,8 +18,9 @@ its track was bridged: the ball unseen for ``max_gap`` frames in a row, or
 something over the track (``occluded_arc``) for two frames or more; except an
 ``ok`` whose launch was already judged before the bridge began (at least
 ``min_turns`` turns seen on the track, ball and rotor seen turning opposite
-ways, the same directions at the end): the number is decided where the ball
-comes to rest, which is seen after the bridge.  Pockets run clockwise as seen from the camera in the order
+ways, the same directions at the end) and whose rest was seen in frames with
+nothing over the wheel and the ball seen in each: the number is decided where
+the ball comes to rest.  Pockets run clockwise as seen from the camera in the order
 ``ORDER`` (mount the camera so that holds, or set ``clockwise=False``).
 """
 
@@ -173,6 +174,7 @@ class RouletteReader:
         self.clean: tuple[float, float] = (0.0, 0.0)
         self.bridge_from: tuple[float, float] | None = None
         self.occluded_now = False
+        self.last_unclear = -1  # the last frame mid-spin with something over the wheel or no ball accepted
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -241,6 +243,12 @@ class RouletteReader:
 
     # -- the spin ------------------------------------------------------------------------------
     def update(self, index: int, frame: np.ndarray) -> SpinResult | None:
+        result = self._update(index, frame)
+        if result is None and self.phase in ("spin", "drop") and (self.occluded_now or self.missing > 0):
+            self.last_unclear = index
+        return result
+
+    def _update(self, index: int, frame: np.ndarray) -> SpinResult | None:
         self.frame = index
         self.occluded_now = False
         if self.phase in ("spin", "drop"):
@@ -458,9 +466,11 @@ class RouletteReader:
         gap, occluded = max(self.max_gap, self.missing), self.occluded
         self._note_bridge()
         bridged = gap >= self.opt.max_gap or occluded >= 2
-        if status == "ok" and bridged and self._judged_before_bridge(ball_dir, rotor_dir):
+        clear_rest = not self.occluded_now and self.frame - self.last_unclear > self.opt.rest_frames
+        if status == "ok" and bridged and clear_rest and self._judged_before_bridge(ball_dir, rotor_dir):
             # The launch was judged before the ball was lost from view (the turns and both directions), and the
-            # pocket is read where the ball rests, after the bridge: the bridge decides nothing.
+            # pocket is read where the ball rests, in rest_frames + 1 frames in a row after the bridge with
+            # nothing over the wheel and the ball seen in each: the bridge decides nothing.
             pass
         elif (status != "unsure" or bridged_first) and bridged:
             # The track was bridged over frames where the ball was not seen (a hand, glare) before the launch

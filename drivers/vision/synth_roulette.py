@@ -8,7 +8,9 @@ bounces a little and comes to rest in a pocket, turning with the rotor.
 
 ``kind`` picks a case: ``ok``, ``same_direction`` (ball launched in the
 rotor's direction: void, seed 000 Roulett rule 2), ``few_turns`` (void),
-``lost`` (the ball hidden for a long stretch: unsure), ``left_wheel`` (the
+``lost`` (a hand over the wheel hides the ball for a long stretch; the spin
+itself is good, so its truth is the number, and a reader that cannot follow
+the ball through the hand is honestly unsure), ``left_wheel`` (the
 ball jumps out: void), ``no_rest`` (the clip ends before the ball rests:
 unsure).  Photometric distortions (light, colour, glare, blur, noise, JPEG)
 come from ``distort`` with the same strength scale as the dice scenes.
@@ -285,8 +287,8 @@ def truth(seed: int, kind: str = "ok", strength: float = 0.0, number: int | None
         status, reason = "void", "too few ball turns"
     elif kind == "left_wheel":
         status, reason = "void", "the ball left the wheel"
-    elif kind in ("lost", "no_rest"):
-        status, reason = "unsure", "ball lost" if kind == "lost" else "no stable pocket"
+    elif kind == "no_rest":
+        status, reason = "unsure", "no stable pocket"
     lead = 5
     return {"seed": seed, "kind": kind, "strength": strength, "status": status, "reason": reason,
             "number": number if status == "ok" else None,
