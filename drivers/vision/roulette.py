@@ -138,7 +138,7 @@ class RouletteReader:
         self.pocket_rows = (int(np.argmin(np.abs(self.radii - calibration.inner_radius))),
                             int(np.argmin(np.abs(self.radii - (2 * pr - calibration.inner_radius)))))
         self.track_row = int(np.argmin(np.abs(self.radii - (r_out - 0.5 * (r_out - ring_r) / 2))))
-        self._polar = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
+        self._polar: np.ndarray = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
         self.reset()
 
     def reset(self) -> None:
@@ -218,9 +218,9 @@ class RouletteReader:
                 best = (score, cents[i][0], cents[i][1])
         ball = None
         if best is not None:
-            ang = best[1] * 2 * math.pi / ANGLES
+            ball_angle = best[1] * 2 * math.pi / ANGLES
             rad = float(np.interp(best[2], np.arange(len(self.radii)), self.radii))
-            ball = (_wrap(ang), rad)
+            ball = (_wrap(ball_angle), rad)
         return rotor, ball
 
     def occluded_arc(self) -> int:
