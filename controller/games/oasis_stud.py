@@ -8,9 +8,15 @@ lost), and then bets or folds. The dealer qualifies with ace-king (version B
 and the tables after it: a pair of eights, or of tens). When he does not, a
 box that bet is paid the ante and its bet stands, unless it buys the dealer a
 game (``buy_dealer``, a fee of the ante): the dealer replaces his highest
-card(s) once for every buyer, and the buyers are settled against the new
+card once for every buyer, and the buyers are settled against the new
 hand, or, if it is still below a pair, neither paid nor charged beyond the
-fee. The bonus is paid on the box's own five cards. The rules of one box are
+fee. In version B and the tables after it nobody buys: the dealer who does
+not open exchanges his two highest cards himself ("Även dealern får byta två
+kort"), free, and every box that bet is settled against the new hand as the
+rules settle the first (opening or not). The bonus is paid on the box's own
+five cards. In the progressive version (option ``progressive``) the bonus is
+one chip, part of which feeds a meter on the jackpot display
+(``MeterChange``), and its top line wins the meter. The rules of one box are
 the plain functions ``qualifies``, ``box_results`` and ``bonus_result``, which
 the house-edge tool settles through.
 """
@@ -24,8 +30,8 @@ from controller.cards import Card, parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
+    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
 )
 from controller.hands.high import HighHand, best_high
 from controller.hands.joker import oasis_joker_high
@@ -91,9 +97,15 @@ def bonus_result(bonus: Mapping[str, Any], hand: HighHand) -> tuple[str, Odds | 
     return ("push", None) if key in ("two_pair", "three_of_a_kind") else ("lose", None)
 
 
+def progressive_share(config: RoundConfig, key: str) -> tuple[int, int] | None:
+    """The progressive version: the share of the meter a bonus hand of ``key`` wins, or None (the bonus table)."""
+    line = config.paytable["progressive"].get(key) if config["progressive"] else None
+    return None if line is None else (int(line["share"][0]), int(line["share"][1]))
+
+
 def replaced(cards: Sequence[Card], count: int) -> list[int]:
-    """The positions of the dealer's cards he replaces when bought a game: his highest ``count`` cards outside a
-    pair (of equals, the first dealt)."""
+    """The positions of the dealer's cards he replaces, bought a game or (version B) exchanging on his own: his
+    highest ``count`` cards outside a pair (of equals, the first dealt)."""
     ranks = Counter(c.rank for c in cards)
     singles = sorted((i for i, c in enumerate(cards) if ranks[c.rank] == 1 or c.is_joker),
                      key=lambda i: (-(15 if cards[i].is_joker else cards[i].rank), i))
@@ -114,8 +126,9 @@ class OasisRound(Round):
         self.switched: dict[int, list[str]] = {}
         self.owed: list[tuple[int, int]] = []  # (box, position) of cards a switch still waits for
         self.buyers: list[int] = []
+        self.exchanged = False  # the dealer exchanged cards of his own (version B)
         self.dealer_first: list[str] = []
-        self.phase = "bets"  # bets -> deal -> decide -> buy -> redeal -> done
+        self.phase = "bets"  # bets -> deal -> decide -> (buy -> redeal | exchange) -> done
         self.betting_open = True
         self._outcome: dict[str, Any] | None = None
         self._settlements: list[Settlement] = []
@@ -156,8 +169,14 @@ class OasisRound(Round):
             raise Reject(f"box {bet.seat} already has a bet on {bet.spot}")
         if bet.spot == "bonus" and self.bet_of(bet.seat, "ante") is None:
             raise Reject(f"box {bet.seat}: the ante first, then the bonus")
-        low, high = self.stake_limits(bet.spot)
-        check_stake(bet.spot, bet.amount, low, high)
+        if bet.spot == "bonus" and self.config["progressive"]:
+            stake = self.config["progressive_stake"]
+            if bet.amount is not None and bet.amount != stake:
+                raise Reject(f"box {bet.seat}: the progressive bonus is one chip of exactly {stake}")
+            bet = Bet(bet.seat, bet.spot, stake, bet.player)
+        else:
+            low, high = self.stake_limits(bet.spot)
+            check_stake(bet.spot, bet.amount, low, high)
         self.bets.append(bet)
         return []
 
@@ -168,7 +187,10 @@ class OasisRound(Round):
         self.betting_open = False
         self.plan = [seat for _ in range(5) for seat in self.boxes() + [DEALER]]
         self.hands = {seat: [] for seat in self.boxes() + [DEALER]}
-        return [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
+        feeds: list[Effect] = [MeterChange(self.config["meter"], "contribution", seat=b.seat,
+                                           amount=self.config["progressive_contribution"])
+                               for b in self.bets if b.spot == "bonus" and self.config["progressive"]]
+        return feeds + [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
 
     @staticmethod
     def _who(seat: int) -> str:
@@ -197,7 +219,7 @@ class OasisRound(Round):
             self.hands[seat][position] = card
             if self.owed:
                 return effects + [Prompt(f"Card to {self._who(self.owed[0][0])}", expects=("card",))]
-            if self.phase == "redeal":
+            if self.phase in ("redeal", "exchange"):
                 return effects + self._settle()
             return effects + [self._decide_prompt()]
         raise Reject(f"no card expected now: waiting for {self.waiting_for()}")
@@ -254,13 +276,25 @@ class OasisRound(Round):
     def _after_decisions(self) -> list[Effect]:
         dealer = rank_hand(self.config, self.hands[DEALER])
         betting = [s for s in self.boxes() if self.decided[s] == "bet"]
-        if qualifies(self.table, dealer) or not betting or not self.table["dealer_replaces"]:
+        if qualifies(self.table, dealer) or not betting:
+            return self._settle()
+        own = int(self.table["dealer_exchanges"])
+        if own:
+            self.phase, self.exchanged = "exchange", True
+            self.owed = [(DEALER, i) for i in replaced(self.hands[DEALER], own)]
+            return [Prompt(f"The dealer does not open: he exchanges his {own} highest cards. Card to the dealer",
+                           expects=("card",))]
+        if not self.table["dealer_replaces"]:
             return self._settle()
         self.phase = "buy"
         return [Prompt("The dealer does not open: buy_dealer from the boxes that buy him a game, then no more "
                        "bets (or his new card)", expects=("action", "close_bets", "card"))]
 
     def _buy(self, action: Action) -> list[Effect]:
+        if not self.table["dealer_replaces"]:
+            raise Reject("no buying the dealer a game in this version" + (
+                ": the dealer exchanges his two highest cards himself when he does not open"
+                if self.table["dealer_exchanges"] else " (002 A)"))
         if self.phase != "buy":
             raise Reject("buying the dealer a game only when he does not open" if self.phase in ("decide", "done")
                          else f"no decisions now: waiting for {self.waiting_for()}")
@@ -286,7 +320,9 @@ class OasisRound(Round):
         first = rank_hand(self.config, self._first_dealer())
         dealer = rank_hand(self.config, self.hands[DEALER])
         opened = qualifies(self.table, first)
+        judged = qualifies(self.table, dealer) if self.exchanged else opened
         effects: list[Effect] = []
+        hits: list[Effect] = []
         boxes = []
         for seat in self.boxes():
             hand = rank_hand(self.config, self.hands[seat])
@@ -298,12 +334,13 @@ class OasisRound(Round):
                 effects.append(settle_fixed(ante, "lose", note="folded"))
             else:
                 assert bet is not None
-                results = box_results(self.table, hand, dealer if bought else first, opened, bought)
+                results = box_results(self.table, hand, dealer if bought or self.exchanged else first, judged,
+                                      bought)
                 effects.append(settle_fixed(ante, *results["ante"]))
                 effects.append(settle_fixed(bet, *results["bet"]))
             bonus = self.bet_of(seat, "bonus")
             if bonus is not None:
-                effects.append(self._bonus(bonus, hand, decision, seat))
+                effects.append(self._bonus(bonus, hand, decision, seat, hits))
             for spot in ("switch", "buy_dealer"):
                 fee = self.bet_of(seat, spot)
                 if fee is not None:
@@ -313,20 +350,30 @@ class OasisRound(Round):
         self._outcome = {"dealer": {"cards": self.dealer_first, "up_card": self.dealer_first[-1],
                                     "hand": first.name, "qualifies": opened},
                          "boxes": boxes}
+        if self.exchanged:
+            self._outcome["dealer"]["exchanged"] = {"cards": [str(c) for c in self.hands[DEALER]],
+                                                    "hand": dealer.name, "qualifies": judged}
         if self.buyers:
             self._outcome["dealer"]["bought"] = {"by": self.buyers, "cards": [str(c) for c in self.hands[DEALER]],
                                                  "hand": dealer.name}
         self._settlements.extend(e for e in effects if isinstance(e, Settlement))
-        return [Outcome(self._outcome)] + effects
+        return [Outcome(self._outcome)] + effects + hits
 
     def _first_dealer(self) -> list[Card]:
         return [parse_card(c) for c in self.dealer_first]
 
-    def _bonus(self, bet: Bet, hand: HighHand, decision: str, seat: int) -> Settlement:
+    def _bonus(self, bet: Bet, hand: HighHand, decision: str, seat: int, hits: list[Effect]) -> Settlement:
         if decision == "fold":
             return settle_fixed(bet, "lose", note="folded: the bonus is lost")
         if seat in self.switched:
             return settle_fixed(bet, "lose", note="switched a card: the bonus is lost (002)")
+        key = hand_key(hand)
+        share = progressive_share(self.config, key)
+        if share is not None:
+            hits.append(MeterChange(self.config["meter"], "hit", seat=bet.seat, share=share, hand=key))
+            return Settlement(bet.seat, bet.spot, "win", player=bet.player,
+                              note=f"progressive {key}: {100 * share[0] / share[1]:g} % of the meter, paid from the "
+                                   "meter by the table (the chip is collected)")
         result, odds = bonus_result(self.config.paytable["bonus"], hand)
         settlement = settle_fixed(bet, result, odds)
         cap = self.config["bonus_cap"]
@@ -403,8 +450,9 @@ def strategy(table: Mapping[str, Any], cards: Sequence[Card], switched: bool,
              jokers: int) -> tuple[str, tuple[Card, ...] | None]:
     """The stated strategy: bet with a pair or better or ace-king; otherwise, where switching is allowed and the
     box has not switched, switch the odd card of four to a flush; otherwise fold where the dealer opens with
-    ace-king, and bet where he needs a pair (version B and the tables after it: he fails to open about two
-    times in three, and a bet then earns the ante, which is worth more than the ante a fold loses).
+    ace-king, and bet where he needs a pair (version B and the tables after it: even after his own exchange
+    he fails to open more than half the time, and a bet then earns the ante, so betting a hand without a
+    pair loses about three quarters of the ante on average, less than the whole ante a fold gives up).
     (decision, cards)."""
     hand = oasis_joker_high(cards) if jokers else best_high(cards)
     if hand.category != "high_card" or hand.ranks[:2] == (14, 13):
@@ -429,6 +477,15 @@ def validate(config: RoundConfig) -> None:
     for spot in config["limits"]:
         if spot not in ("ante", "bonus"):
             raise ValueError(f"limits: no spot {spot!r} in oasis-stud (ante, bonus; bet and fees follow the ante)")
+    if config["progressive"]:
+        if config.variant == "fi-joker":
+            raise ValueError("option 'progressive': the joker table has no bonus, so no progressive")
+        if config["progressive_contribution"] > config["progressive_stake"]:
+            raise ValueError(f"progressive_contribution: {config['progressive_contribution']} is more than the "
+                             f"progressive chip {config['progressive_stake']}")
+        if "bonus" in config["limits"]:
+            raise ValueError("limits: no bonus limits at a progressive table (the bonus is one chip of "
+                             "progressive_stake)")
     if bool(config["jokers"]) != (config.variant == "fi-joker"):
         raise ValueError("option 'jokers': 1 for the joker table (fi-joker) only, 0 otherwise")
 
@@ -456,6 +513,16 @@ SPEC = GameSpec(
         OptionSpec("bonus_cap", 0, "the most a bonus win pays, in minor units (002: 'Ett penningmässigt vinsttak "
                                    "kan sättas'); 0: no cap", kind="amount"),
         OptionSpec("limits", {}, "[minimum, maximum] of ante and bonus in minor units", kind="limits"),
+        OptionSpec("progressive", False, "the progressive version: the bonus is one chip feeding a meter on the "
+                                         "jackpot display, the royal flush wins the meter (002: 'ackumuleras ... på "
+                                         "en elektronisk tavla')", kind="bool"),
+        OptionSpec("progressive_stake", 50, "the progressive bonus chip in minor units (002 is silent)", kind="amount",
+                   minimum=1),
+        OptionSpec("progressive_contribution", 10, "minor units of each progressive chip added to the meter (002 is "
+                                                   "silent; the casino's figure: with the bonus table's other lines "
+                                                   "returning 75.9 % of the chip, keep it below about 23 %)",
+                   kind="amount"),
+        OptionSpec("meter", "oasis-stud", "name of the progressive meter this table feeds", kind="text"),
     ),
     spots=(
         SpotSpec("ante", "the ante, needed to play", "table limits"),
@@ -470,6 +537,7 @@ SPEC = GameSpec(
     ),
     devices=("shoe",),
     reader=ReaderSpec("shoe"),
+    progressive_spots=("bonus",),
     strategy="oasis",
     new_round=lambda config, carried: OasisRound(config, carried),
     paytable_file="oasis-stud.toml",

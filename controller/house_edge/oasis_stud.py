@@ -9,32 +9,32 @@ hands with the joker: for each four natural cards, the best of every card the
 joker may stand for (``oasis_joker_high``'s rule, in batch), five of a kind
 where the four share a rank.
 
-Ante and bet (``--simulate N``): N rounds of one box against the dealer from a
-shuffled deck (``random.Random(--seed)``), the box playing the stated
-strategy (``oasis_stud.strategy``: bet with a pair or better or ace-king,
-switch the odd card of four to a flush, else fold; ``buys``: buy the dealer a
-game with two pair or better), each round settled through ``box_results``:
-the net of ante, bet and fees per ante, with its 95 % interval.
+Ante and bet (``--simulate N``): N rounds of one box against the dealer
+(``oasis_stud_rounds``: numpy deals from ``numpy.random.default_rng(--seed)``,
+every hand's decisions and properties asked of the game module once), the box
+playing the stated strategy (``oasis_stud.strategy``: bet with a pair or
+better or ace-king, switch the odd card of four to a flush, else fold, or at
+version B bet; ``buys``: buy the dealer a game with two pair or better), the
+dealer at version B exchanging his two highest cards himself when he does not
+open (``replaced``), each round settled as ``box_results`` settles it: the net
+of ante, bet and fees per ante, with its 95 % interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from controller.cards import Card, deck
 from controller.games.contract import GameSpec, RoundConfig
-from controller.games.oasis_stud import (
-    bonus_result, box_results, buys, qualifies, rank_hand, replaced, strategy,
-)
+from controller.games.oasis_stud import bonus_result, progressive_share
 from controller.hands.batch import rank_batch
 from controller.hands.high import CATEGORIES, HighHand
+from controller.house_edge.oasis_stud_rounds import simulate
 from controller.house_edge.ultimate_texas_holdem import KEYS, key_counts
 
 ROYAL = 8 << 20 | 14 << 16
@@ -87,58 +87,45 @@ def bonus_exact(config: RoundConfig) -> dict[str, Any]:
             "note": "the box plays its five cards (a fold or a switch loses the bonus)"}
 
 
-def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) -> dict[str, Any]:
-    table = config.paytable[config.variant]
-    rng = random.Random(seed)
-    cards: list[Card] = deck(jokers=int(config["jokers"]))
-    total = squares = staked = 0.0
-    counts = {"fold": 0, "switch": 0, "buy": 0, "dealer_opens": 0}
-    for n in range(rounds):
-        rng.shuffle(cards)
-        box, dealer_cards, spare = list(cards[:5]), list(cards[5:10]), iter(cards[10:])
-        net = 0.0
-        decision, given = strategy(table, box, False, int(config["jokers"]))
-        stake = 1.0
-        if decision == "switch" and given:
-            counts["switch"] += 1
-            net -= len(given)
-            stake += len(given)
-            for card in given:
-                box[box.index(card)] = next(spare)
-            decision, _ = strategy(table, box, True, int(config["jokers"]))
-        if decision == "fold":
-            counts["fold"] += 1
-            net -= 1
-        else:
-            stake += 2
-            hand, first = rank_hand(config, box), rank_hand(config, dealer_cards)
-            opened = qualifies(table, first)
-            counts["dealer_opens"] += opened
-            bought = not opened and table["dealer_replaces"] and buys(table, hand)
-            dealer = first
-            if bought:
-                counts["buy"] += 1
-                net -= 1
-                stake += 1
-                for position in replaced(dealer_cards, int(table["dealer_replaces"])):
-                    dealer_cards[position] = next(spare)
-                dealer = rank_hand(config, dealer_cards)
-            for spot, (result, odds) in box_results(table, hand, dealer, opened, bool(bought)).items():
-                unit = 1.0 if spot == "ante" else 2.0
-                if result == "win" and odds is not None:
-                    net += unit * odds.paid / odds.per
-                elif result == "lose":
-                    net -= unit
-        total += net
-        squares += net * net
-        staked += stake
-        if progress is not None and n % 4096 == 0:
-            progress(n)
-    mean = total / rounds
-    half = 1.96 * math.sqrt(max(0.0, squares / rounds - mean * mean) / rounds)
-    return {"house_edge_percent": -100 * mean, "ci95_percent": [-100 * (mean + half), -100 * (mean - half)],
-            "per_total_staked_percent": -100 * total / staked, "rounds": rounds,
-            "rates": {k: round(v / rounds, 6) for k, v in counts.items()}}
+def progressive_exact(config: RoundConfig, meter: int | None) -> dict[str, Any]:
+    """The progressive version's chip at ``meter`` (minor units), exact over every five-card hand: a line with a
+    share of the meter (``progressive_share``) returns that share (the chip is collected), every other line what
+    the bonus table gives on the chip (``bonus_result``: the chip and its win, the chip on a push, nothing on a
+    loss). With the break-even meter and the meter's mean growth between two hits at ``progressive_contribution``
+    a chip. In the long run every contribution is paid back by the hits, so a chip returns the fixed lines plus
+    its contribution (``long_run_return_percent``), and the house adds its seed (the meter's base) at every reset."""
+    stake = int(config["progressive_stake"])
+    table = config.paytable["bonus"]
+    counts = dict(zip(KEYS, key_counts(5)))
+    total = sum(counts.values())
+    if meter is None:  # the royal's line of the fixed bonus table on the chip
+        royal = table["royal_flush"]
+        meter = stake * int(royal[0]) // int(royal[1])
+    fixed = 0.0
+    shares = 0.0
+    hitting = 0
+    for key, n in counts.items():
+        share = progressive_share(config, key)
+        if share is not None:
+            shares += n * share[0] / share[1]
+            hitting += n
+            continue
+        result, odds = bonus_result(table, _stand_in(key))
+        if result == "win" and odds is not None:
+            fixed += n * stake * (1 + odds.paid / odds.per)
+        elif result == "push":
+            fixed += n * stake
+    returned = fixed + shares * meter
+    contribution = int(config["progressive_contribution"])
+    chips_per_hit = total / hitting if hitting else None
+    return {"house_edge_percent": round(100 * (1 - returned / (total * stake)), 4),
+            "return_percent": round(100 * returned / (total * stake), 4), "meter": meter, "stake": stake,
+            "meter_for_100_percent_return": math.ceil((total * stake - fixed) / shares) if shares else None,
+            "contribution_per_chip": contribution,
+            "long_run_return_percent": round(100 * (fixed / total + contribution) / stake, 4),
+            "chips_per_hit": round(chips_per_hit, 1) if chips_per_hit else None,
+            "meter_growth_between_hits": round(contribution * chips_per_hit) if chips_per_hit else None,
+            "hands": total, "note": "the box plays its five cards (a fold or a switch loses the chip)"}
 
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
@@ -151,6 +138,8 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
         started = time.perf_counter()
         if config["jokers"]:  # the joker table offers no bonus: what the 52-card table would give there
             out["not_offered"] = {"bonus": bonus_exact(config)}
+        elif config["progressive"]:
+            out["bets"]["bonus"] = progressive_exact(config, getattr(args, "meter", None))
         else:
             out["bets"]["bonus"] = bonus_exact(config)
         out["exact_seconds"] = round(time.perf_counter() - started, 2)

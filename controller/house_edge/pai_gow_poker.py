@@ -1,8 +1,9 @@
 """House edge of Pai Gow Poker: the house way on both sides, simulated over random deals of the 53-card deck.
 
 Each round deals seven cards to one box and seven to the dealer from a
-freshly shuffled 53-card deck (``random.Random(--seed)``). Both hands are set
-by the table's house way (``controller.games.pai_gow_house_way``, the seed's
+freshly shuffled 53-card deck (``numpy.random.default_rng(--seed)``, many
+rounds at once: ``pai_gow_rounds``). Both hands are set by the table's house
+way (``controller.games.pai_gow_house_way``, the seed's
 unless the ``house_way`` option names another), so the player's strategy is
 the house way itself, the common yardstick. Every round settles through the
 game's own ``contest`` and ``player_net`` (and ``banker_net`` for the bank):
@@ -21,65 +22,23 @@ Not enumerable (the deals of two seven-card hands from 53 cards number about
 from __future__ import annotations
 
 import argparse
-import math
-import random
 import time
 from typing import Any
 
-from controller.cards import deck
 from controller.games.contract import GameSpec, RoundConfig
 from controller.games.pai_gow_house_way import HouseWay, set_hand
-from controller.games.pai_gow_poker import banker_net, contest, house_way_of, player_net, values_of
+from controller.games.pai_gow_poker import values_of
+from controller.house_edge.pai_gow_rounds import STAKE, simulate
 
-STAKE = 10_000  # minor units staked a round: the commission rounds as at the table, in whole units of this
+__all__ = ["STAKE", "deal_values", "report", "simulate"]
 
 
 def deal_values(way: HouseWay, cards: list[Any]) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
-    """The (front, back) values of the first and the second seven cards, each set by the house way."""
+    """The (front, back) values of the first and the second seven cards, each set by the house way, one hand at
+    a time (the reference the numpy rounds are held to)."""
     first = set_hand(way, cards[:7])
     second = set_hand(way, cards[7:14])
     return values_of(first.front, first.back), values_of(second.front, second.back)
-
-
-def simulate(config: RoundConfig, rounds: int, seed: int, progress: Any = None) -> dict[str, Any]:
-    table = config.paytable[config.variant]
-    way = house_way_of(config)
-    rng = random.Random(seed)
-    cards = deck(jokers=1)
-    tallies = {"bet": [0, 0], "bank": [0, 0]}  # sum of net, sum of net squared
-    counts = {"win": 0, "push": 0, "lose": 0, "front_copy": 0, "back_copy": 0, "both_copies": 0}
-    half = [0, 0]
-    for n in range(rounds):
-        rng.shuffle(cards)
-        player, dealer = deal_values(way, cards)
-        result = contest(player, dealer)
-        counts[result] += 1
-        assert player is not None and dealer is not None  # the house way never fouls
-        front_copy, back_copy = player[0] == dealer[0], player[1] == dealer[1]
-        counts["front_copy"] += front_copy
-        counts["back_copy"] += back_copy
-        counts["both_copies"] += front_copy and back_copy
-        bet = player_net(table, result, STAKE)
-        against_bank = contest(dealer, player)  # the dealer's hand staked against the player's bank
-        bank = banker_net(table, {"win": -STAKE, "lose": STAKE}.get(against_bank, 0))
-        for key, net in (("bet", bet), ("bank", bank)):
-            tallies[key][0] += net
-            tallies[key][1] += net * net
-        mixed = bet if n % 2 == 0 else bank
-        half[0] += mixed
-        half[1] += mixed * mixed
-        if progress is not None and n % 4096 == 0:
-            progress(n)
-    out: dict[str, Any] = {}
-    for key, (total, squares) in (*tallies.items(), ("half_banking", half)):
-        mean = total / rounds / STAKE
-        var = max(0.0, squares / rounds / STAKE ** 2 - mean * mean)
-        half_width = 1.96 * math.sqrt(var / rounds)
-        out[key] = {"house_edge_percent": -100 * mean,
-                    "ci95_percent": [-100 * (mean + half_width), -100 * (mean - half_width)],
-                    "rounds": rounds}
-    out["bet"]["rates"] = {k: round(v / rounds, 6) for k, v in counts.items()}
-    return out
 
 
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:

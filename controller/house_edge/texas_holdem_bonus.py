@@ -31,6 +31,7 @@ from controller.cards import card_from_index, deck
 from controller.games.contract import GameSpec, RoundConfig
 from controller.games.texas_holdem_bonus import BETS, basic_strategy, bonus_result, main_results
 from controller.hands.batch import rank_batch
+from controller.house_edge.deals import deal, run_chunks
 from controller.house_edge.five_card import value_table
 from controller.house_edge.three_card_poker import unit_net
 
@@ -109,16 +110,9 @@ def simulate_variants(configs: list[RoundConfig], rounds: int, seed: int, result
     table = value_table()
     nets = [value_nets(config, results, main_spot) for config in configs]
     folds = [unit_net(*results(config, None, None)[main_spot]) for config in configs]
-    total = np.zeros(len(configs))
-    total_sq = np.zeros(len(configs))
-    staked = 0.0
-    played = turn = river = 0
-    done = 0
-    while done < rounds:
-        n = min(CHUNK, rounds - done)
-        keys = rng.random((n, 52))
-        nine = np.argpartition(keys, 9, axis=1)[:, :9]
-        dealt = np.take_along_axis(nine, np.argsort(np.take_along_axis(keys, nine, axis=1), axis=1), axis=1)
+
+    def rounds_of(n: int, done: int) -> dict[str, np.ndarray]:
+        dealt = deal(rng, n, 52, 9)
         hole, dealer, board = dealt[:, :2], dealt[:, 2:4], dealt[:, 4:]
         bets = decisions(hole, board)
         player = rank_batch(np.concatenate([hole, board], axis=1))
@@ -126,18 +120,18 @@ def simulate_variants(configs: list[RoundConfig], rounds: int, seed: int, result
         stake = np.column_stack([np.ones(n), 2 * bets[:, 0], bets[:, 1], bets[:, 2]])  # units on each spot
         index = table.index(player)
         higher, tied = (player > house)[:, None], (player == house)[:, None]
+        out = {}
         for i, ((win, tie, lose), fold) in enumerate(zip(nets, folds)):
             per_unit = np.where(higher, win[index], np.where(tied, tie, lose))
-            x = np.where(bets[:, 0] == 1, (per_unit * stake).sum(axis=1), fold)
-            total[i] += float(x.sum())
-            total_sq[i] += float((x * x).sum())
-        staked += float(stake[bets[:, 0] == 1].sum() + (bets[:, 0] == 0).sum())
-        played += int(bets[:, 0].sum())
-        turn += int(bets[:, 1].sum())
-        river += int(bets[:, 2].sum())
-        done += n
-        if progress is not None:
-            progress(done)
+            out[f"net{i}"] = np.where(bets[:, 0] == 1, (per_unit * stake).sum(axis=1), fold)
+        staked = np.array([stake[bets[:, 0] == 1].sum() + (bets[:, 0] == 0).sum()])
+        return {**out, "staked": staked, "played": bets[:, 0], "turn": bets[:, 1], "river": bets[:, 2]}
+
+    sums = run_chunks(rounds, CHUNK, rounds_of, progress)
+    total = [sums[f"net{i}"][0] for i in range(len(configs))]
+    total_sq = [sums[f"net{i}"][1] for i in range(len(configs))]
+    staked = sums["staked"][0]
+    played, turn, river = (int(sums[k][0]) for k in ("played", "turn", "river"))
     out = []
     for config, sum_x, sum_sq in zip(configs, total, total_sq):
         mean = float(sum_x) / rounds

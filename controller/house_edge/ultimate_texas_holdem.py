@@ -35,6 +35,7 @@ from controller.games.holdem_streets import progressive_line
 from controller.games.ultimate_texas_holdem import _preflop_plays, main_results, trips_result
 from controller.hands.batch import all_hands, categories_of, rank_batch
 from controller.hands.values import CATEGORIES
+from controller.house_edge.deals import deal, run_chunks
 from controller.house_edge.three_card_poker import unit_net
 
 ROYAL = 8 << 20 | 14 << 16  # the value of a royal flush on the batch scale
@@ -203,14 +204,9 @@ def settlement_nets(config: RoundConfig) -> np.ndarray:
 def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     nets = settlement_nets(config)
-    total = total_sq = staked = 0.0
-    shares = np.zeros(5)
-    done = 0
-    while done < rounds:
-        n = min(CHUNK, rounds - done)
-        keys = rng.random((n, 52))
-        nine = np.argpartition(keys, 9, axis=1)[:, :9]
-        dealt = np.take_along_axis(nine, np.argsort(np.take_along_axis(keys, nine, axis=1), axis=1), axis=1)
+
+    def rounds_of(n: int, done: int) -> dict[str, np.ndarray]:
+        dealt = deal(rng, n, 52, 9)
         hole, dealer, board = dealt[:, :2], dealt[:, 2:4], dealt[:, 4:]
         multiple = decisions(hole, board)
         player = rank_batch(np.concatenate([hole, board], axis=1))
@@ -218,12 +214,13 @@ def simulate(config: RoundConfig, rounds: int, seed: int) -> dict[str, Any]:
         versus = np.where(player > house, 0, np.where(player == house, 1, 2))
         versus = np.where(multiple == 0, 3, versus)
         qualifies = (categories_of(house) >= PAIR).astype(np.int64)
-        x = nets[key_index(player), versus, qualifies, multiple]
-        total += float(x.sum())
-        total_sq += float((x * x).sum())
-        staked += float((2 + multiple).sum())
-        shares += np.bincount(multiple, minlength=5)
-        done += n
+        return {"net": nets[key_index(player), versus, qualifies, multiple], "staked": 2 + multiple,
+                **{f"{m}x": multiple == m for m in range(5)}}
+
+    sums = run_chunks(rounds, CHUNK, rounds_of)
+    total, total_sq = sums["net"]
+    staked = sums["staked"][0]
+    shares = np.array([sums[f"{m}x"][0] for m in range(5)])
     mean = total / rounds
     sd = math.sqrt(max(total_sq / rounds - mean * mean, 0.0))
     half = 1.96 * sd / math.sqrt(rounds)

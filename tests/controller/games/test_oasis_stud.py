@@ -45,14 +45,22 @@ def test_version_a_switches_nothing():
                                       "1 ante win 100; 1 bet win 200"], rejected=[[12], [13], []])
 
 
-def test_version_b():
-    check_file("oasis-stud", "fi-b", [
+def test_version_b_the_dealer_exchanges_two_cards_himself():
+    doc = check_file("oasis-stud", "fi-b", [
         "1 ante win 100; 1 bet win 20000", "1 ante win 100; 1 bet win 10000", "1 ante win 100; 1 bet win 4000",
         "1 ante win 100; 1 bet win 1400", "1 ante win 100; 1 bet win 1000", "1 ante win 100; 1 bet win 600",
         "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
-        "1 ante win 100; 1 bet push 0",
-        "1 ante win 100; 1 bet win 1400; 1 switch lose -200; 1 buy_dealer lose -100",
-    ])
+        "1 ante win 100; 1 bet push 0",  # ace-king does not open; the dealer's own exchange still does not
+        "1 ante win 100; 1 bet win 1400; 1 switch lose -200",  # his exchange opens: two pair, beaten by a full house
+        "1 ante lose -100; 1 bet lose -200; 2 ante lose -100",  # his exchange opens and beats the box
+        "1 ante push 0; 1 bet push 0",  # equal hands
+        "1 ante win 100; 1 bet push 0",  # his exchange gives a pair of fives: still not open
+    ], rejected=[[]] * 11 + [[18, 21], [], []])
+    exchanged = [r["outcome"]["dealer"].get("exchanged") for r in doc["rounds"]]
+    assert exchanged[10] == {"cards": ["7d", "7c", "8c", "8d", "3d"], "hand": "Two pair, eights and sevens",
+                             "qualifies": True}
+    assert exchanged[12] is None  # the dealer opened with his first five: no exchange
+    assert "exchanges his two highest cards himself" in doc["rounds"][11]["rejected"][0]["reason"]
 
 
 def test_the_joker_table():
@@ -64,7 +72,8 @@ def test_the_joker_table():
         "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
         "1 ante win 100; 1 bet win 200", "1 ante win 100; 1 bet win 200",
         "1 ante win 100; 1 bet win 200",  # no bonus here: the bet on it is refused
-    ], rejected=[[]] * 11 + [[1]])
+        "1 ante win 100; 1 bet win 400",  # the dealer's exchange draws the joker: three sevens, beaten by a flush
+    ], rejected=[[]] * 11 + [[1], []])
 
 
 def test_the_table_from_a_pair_of_tens():
@@ -72,7 +81,7 @@ def test_the_table_from_a_pair_of_tens():
         "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 40000", "1 ante win 100; 1 bet win 10000",
         "1 ante win 100; 1 bet win 2200", "1 ante win 100; 1 bet win 1600", "1 ante win 100; 1 bet win 1000",
         "1 ante win 100; 1 bet win 600", "1 ante win 100; 1 bet win 400", "1 ante win 100; 1 bet win 200",
-        "1 ante win 100; 1 bet push 0",
+        "1 ante win 100; 1 bet push 0",  # nines do not open, nor do they after the dealer's exchange
     ])
 
 
@@ -103,3 +112,28 @@ def test_the_bonus_below_two_pair_loses():
                          ("8s 9d Tc Jh Qs", "win")]:
         hand = rank_hand(config, parse_cards(text))
         assert bonus_result(bonus, hand)[0] == result, (text, hand_key(hand))
+
+
+def test_the_progressive_version():
+    doc = check_file("oasis-stud", "progressive", [
+        "1 ante win 100; 1 bet win 20000; 1 bonus win ?; 2 ante win 100; 2 bet win 1000; 2 bonus win 5000; "
+        "3 ante lose -100; 3 bonus lose -50",  # the royal wins the meter; the flush 100 to 1 on the chip
+        "1 ante win 100; 1 bet push 0; 1 bonus lose -50; 1 switch lose -100; 2 ante win 100; 2 bet push 0; "
+        "2 bonus push 0",  # a switch loses the chip; two pair push
+    ], rejected=[[], [1]])
+    first, second = (r["meters"] for r in doc["rounds"])
+    assert [(m["kind"], m.get("amount"), m.get("paid"), m["meter_after"]) for m in first] == [
+        ("contribution", 35, None, 250_035), ("contribution", 35, None, 250_070), ("contribution", 35, None, 250_105),
+        ("hit", None, 250_105, 0)]
+    assert [m["meter_after"] for m in second] == [35, 70]
+    assert "one chip of exactly 50" in doc["rounds"][1]["rejected"][0]["reason"]
+
+
+@pytest.mark.parametrize("variant, options, words", [
+    ("fi-joker", {"progressive": True}, "the joker table has no bonus, so no progressive"),
+    ("fi", {"progressive": True, "progressive_contribution": 60}, "is more than the progressive chip 50"),
+    ("fi", {"progressive": True, "limits": {"bonus": [100, 500]}}, "no bonus limits at a progressive table"),
+])
+def test_a_progressive_that_cannot_be_offered_is_refused(variant, options, words):
+    with pytest.raises(ValueError, match=words):
+        configure("oasis-stud", variant, options)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from controller.games import configure
-from controller.house_edge.oasis_stud import bonus_exact, simulate
+from controller.house_edge.oasis_stud import bonus_exact, progressive_exact, simulate
 
 
 def test_the_bonus_is_the_textbook_count_of_five_card_hands():
@@ -28,3 +28,17 @@ def test_the_simulation_follows_the_version(variant):
     rates = out["rates"]
     assert (rates["switch"] == 0 and rates["buy"] == 0) if variant == "fi-a" else rates["switch"] > 0
     assert 0.3 < rates["fold"] < 0.6 if variant != "fi-b" else rates["fold"] == 0  # B: every hand bets
+    assert (rates["exchange"] > 0.4) if variant == "fi-b" else rates["exchange"] == 0  # B: the dealer's own
+
+
+def test_the_progressive_chip_at_a_meter_and_in_the_long_run():
+    _, config = configure("oasis-stud", "fi", {"progressive": True, "progressive_stake": 100,
+                                               "progressive_contribution": 15})
+    out = progressive_exact(config, 1_000_000)
+    # the royal (4 hands) returns the meter; the other paying lines chip and win, two pair and trips the chip
+    fixed = 100 * (36 * 1001 + 624 * 251 + 3744 * 151 + 5108 * 101 + 10200 * 51 + 54_912 + 123_552)
+    total = 2_598_960
+    assert out["return_percent"] == pytest.approx(100 * (fixed + 4 * 1_000_000) / (total * 100), abs=1e-4)
+    assert out["long_run_return_percent"] == pytest.approx(100 * (fixed / total + 15) / 100, abs=1e-4)
+    assert out["meter_for_100_percent_return"] == -(-(total * 100 - fixed) // 4)
+    assert out["chips_per_hit"] == total / 4 and out["meter_growth_between_hits"] == 15 * total // 4
