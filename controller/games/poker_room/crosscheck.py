@@ -143,6 +143,30 @@ def _choose(round_: PokerRoomRound, legal: dict[str, Any], rng: random.Random) -
     return Action(seat, act)
 
 
+def known_difference(played: PlayedHand, expected: dict[int, int]) -> str | None:
+    """Why PokerKit alone settles this hand otherwise, where it is one of its two known faults; else None.
+
+    ``"low half"``: a side pot's low half that none of its players can win,
+    which PokerKit 0.7.7 shares among them and the adapter gives to that
+    pot's high hand. ``"pots kept apart"``: a main pot and a side pot that
+    have the same players once the hands that win nothing are killed, which
+    PokerKit splits as one pot and the adapter splits each on its own; only
+    odd chips can move, so no seat may differ by as many chips as there are
+    pots and no chip may be made or lost.
+    """
+    hand = played.round.hand
+    if hand is None or expected == played.after:
+        return None
+    state = hand.state.__dict__
+    if state.get("halves_moved"):
+        return "low half"
+    pots = len(state.get("_pots") or ())
+    if state.get("pots_kept_apart") and sum(expected.values()) == sum(played.after.values()) \
+            and all(abs(expected[s] - played.after[s]) < pots for s in expected):
+        return "pots kept apart"
+    return None
+
+
 def direct_stacks(config: RoundConfig, played: PlayedHand) -> dict[int, int]:
     """The same hand through PokerKit's own game class alone: the stacks after it, by seat."""
     state, order = direct_state(config, played)

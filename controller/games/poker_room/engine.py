@@ -169,7 +169,7 @@ class RoomState(State):
         if cached is not None:
             yield from cached
             return
-        raw = list(State.pots.fget(self))  # type: ignore[attr-defined]
+        raw = self._pots_by_stake()
         house: HouseTake | None = self.__dict__.get("house")
         if house is None or not raw:
             yield from raw
@@ -181,6 +181,38 @@ class RoomState(State):
             take = min(left, pot.unraked_amount)
             left -= take
             yield Pot(pot.raked_amount + take, pot.unraked_amount - take, pot.player_indices)
+
+    def _begin_hand_killing(self) -> None:
+        self.__dict__["_in_before_killing"] = list(self.statuses)
+        super()._begin_hand_killing()
+
+    def _pots_by_stake(self) -> list[Pot]:
+        """The main pot and the side pots, one for each stake level of the players still in at the showdown.
+
+        PokerKit 0.7.7 kills the hands that cannot win anything before it
+        forms the pots, and forms them from the players left: where the main
+        pot and a side pot then have the same players it makes one pot of
+        them, so an odd chip of a split can fall to another player than the
+        pot-by-pot split gives. The rule is that each pot is split on its own:
+        the pots are formed from the players still in before the hands were
+        killed (only folds merge stake levels), and then the killed hands are
+        taken out of each pot's players.
+        """
+        before: list[bool] | None = self.__dict__.get("_in_before_killing")
+        now = self.statuses
+        if before is None or before == now:
+            return list(State.pots.fget(self))  # type: ignore[attr-defined]
+        self.statuses = before
+        try:
+            by_stake = list(State.pots.fget(self))  # type: ignore[attr-defined]
+        finally:
+            self.statuses = now
+        kept = [Pot(p.raked_amount, p.unraked_amount, tuple(i for i in p.player_indices if now[i]))
+                for p in by_stake]
+        merged = len(list(State.pots.fget(self)))  # type: ignore[attr-defined]
+        if merged != len(kept):
+            self.__dict__["pots_kept_apart"] = len(kept) - merged
+        return kept
 
     def _update_chips_pushing(self, operation: Any = None) -> None:
         if not self.__dict__.get("_halves_checked"):
