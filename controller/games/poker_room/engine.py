@@ -133,7 +133,7 @@ _COPIERS: dict[type, Any] = {
     dict: lambda value: {k: clone(v) for k, v in value.items()},
     deque: _clone_deque,
     set: set.copy,
-    Pot: copy.copy,
+    Pot: lambda pot: Pot(pot.raked_amount, pot.unraked_amount, pot.player_indices),  # copy.copy: 4 us a pot
 }
 _SHARED = frozenset({int, bool, str, type(None), tuple, PkCard})  # immutable: never copied
 _FLAT = {"operations", "deck_cards", "mucked_cards", "burn_cards"}  # containers of immutable items only
