@@ -34,7 +34,11 @@ through the reference (``reference_cpu_s``: PokerKit alone, or
 
 Usage (from the checkout root):
     nice -n 10 python bench/poker_crosscheck.py [--hands N] [--seconds S] [--games id,id] [--seed X]
-        [--pokerkit-only] [--interleave --every S] [--phh]
+        [--pokerkit-only] [--interleave --every S] [--phh] [--where]
+
+``--where`` (one game after another) also counts, within ``adapter_cpu_s``,
+the round's snapshot before each event, PokerKit's operations under the
+adapter and working out what the round allows.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -125,12 +130,42 @@ class Checker:
                 "hands_per_cpu_second": round(self.hands / self.cpu, 1) if self.cpu else 0.0}
 
 
-def run_case(case: Case, hands: int, seconds: float, seed: str, phh: bool = False) -> dict[str, object]:
+def count_where(spent: dict[str, float]) -> None:
+    """Wrap three parts of the round with CPU counters (``--where``): the snapshot before each event, PokerKit's
+    operations under the adapter, and working out what the round allows."""
+    from controller.games.poker_room import engine
+    from controller.games.poker_room.round import PokerRoomRound
+
+    def counted(owner: Any, name: str, key: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                spent[key] += time.process_time() - started
+        setattr(owner, name, wrapper)
+
+    for key in ("snapshot_cpu_s", "pokerkit_under_the_adapter_cpu_s", "legal_moves_cpu_s"):
+        spent[key] = 0.0
+    counted(PokerRoomRound, "_snapshot", "snapshot_cpu_s")
+    counted(engine, "_strict", "pokerkit_under_the_adapter_cpu_s")
+    counted(PokerRoomRound, "_legal", "legal_moves_cpu_s")
+
+
+def run_case(case: Case, hands: int, seconds: float, seed: str, phh: bool = False,
+             spent: dict[str, float] | None = None) -> dict[str, object]:
     checker = Checker(case, seed, phh)
+    if spent is not None:
+        spent.update(dict.fromkeys(spent, 0.0))
     started = time.perf_counter()
     while checker.hands < hands and time.perf_counter() - started < seconds:
         checker.step()
-    return checker.line()
+    line = checker.line()
+    if spent is not None:  # within adapter_cpu_s
+        line.update({key: round(value, 2) for key, value in spent.items()})
+    return line
 
 
 def run_interleaved(chosen: list[Case], hands: int, seconds: float, seed: str, every: float) -> list[dict[str, object]]:
@@ -165,7 +200,13 @@ def main() -> None:
     parser.add_argument("--interleave", action="store_true", help="one hand of each game in turn, with the counts "
                         "so far every --every seconds")
     parser.add_argument("--every", type=float, default=60.0, help="seconds between progress lines (--interleave)")
+    parser.add_argument("--where", action="store_true", help="also count the CPU of the round's snapshots, of "
+                        "PokerKit under the adapter and of the legal moves (one game after another)")
     args = parser.parse_args()
+    spent: dict[str, float] | None = None
+    if args.where:
+        spent = {}
+        count_where(spent)
     chosen = [c for c in CASES if (not args.games or c.id in args.games.split(","))
               and (not args.pokerkit_only or c.reference == "pokerkit")]
     if args.interleave:
@@ -173,7 +214,7 @@ def main() -> None:
     else:
         lines = []
         for case in chosen:
-            lines.append(run_case(case, args.hands, args.seconds, args.seed, args.phh))
+            lines.append(run_case(case, args.hands, args.seconds, args.seed, args.phh, spent))
             print(json.dumps(lines[-1]), flush=True)
     if args.interleave:
         for line in lines:
