@@ -99,7 +99,12 @@ def test_generated_hands_round_trip_through_phh(game, variant, options, hands):
         except Unplayable as exc:
             assert "dealt twice" in str(exc)  # a triple draw that reached the muck: PHH has no burns to place it
         else:
-            assert again.adapter == again.pokerkit == replayed, f"hand {number}"
+            assert again.pokerkit == replayed, f"hand {number}"
+            state = played.round.hand.state.__dict__
+            if state.get("pots_kept_apart") or state.get("halves_moved"):  # PokerKit's two faults: odd chips
+                assert sum(again.adapter.values()) == sum(replayed.values()), f"hand {number}"
+            else:
+                assert again.adapter == replayed, f"hand {number}"
         assert sum(replayed.values()) - take == sum(played.after.values())
         assert history.seats == played.round.order and history.user_defined_fields["_rake"] == outcome["rake"]
         if not take:
