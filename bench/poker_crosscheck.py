@@ -60,6 +60,7 @@ from controller.games.poker_room.crosscheck import (  # noqa: E402
     direct_stacks,
     known_difference,
     random_hand,
+    split_by_reference,
 )
 from controller.games.poker_room.history import pokerkit_game, to_phh  # noqa: E402
 from controller.games.poker_room.phh_replay import replay  # noqa: E402
@@ -76,6 +77,7 @@ class Checker:
         self.phh = phh and known_game is not None and known_game.code is not None
         self.rng = random.Random(f"{seed}:{case.id}")
         self.hands = self.mismatches = self.phh_bad = self.known = self.merged = self.showdowns = 0
+        self.merged_checked = 0  # of those, split by reference.py too
         self.first_bad: list[str] = []
         self.wall = self.cpu = 0.0
         self.adapter_cpu = self.reference_cpu = 0.0  # the hand made and played through the round / the reference
@@ -100,7 +102,9 @@ class Checker:
                 expected = played.after
             elif why == "pots kept apart":
                 self.merged += 1  # PokerKit's one split of a main pot and a side pot with the same players
-                expected = played.after
+                split = split_by_reference(config, played)  # where the reference splits the game, it decides
+                self.merged_checked += split is not None
+                expected = played.after if split is None else split
         else:
             why = None
             expected = limit_board_stacks(config, played.events, omaha=case.game.startswith("omaha"))
@@ -127,6 +131,7 @@ class Checker:
                 "showdowns": self.showdowns, "mismatches": self.mismatches + self.phh_bad,
                 "pokerkit_high_low_side_pot_differences": self.known,
                 "pokerkit_merged_pot_differences": self.merged,
+                "merged_pot_differences_split_by_the_reference": self.merged_checked,
                 "phh_round_trips": self.hands if self.phh else 0, "phh_mismatches": self.phh_bad,
                 "first_mismatches": self.first_bad, "wall_s": round(self.wall, 1), "cpu_s": round(self.cpu, 1),
                 "adapter_cpu_s": round(self.adapter_cpu, 1), "reference_cpu_s": round(self.reference_cpu, 1),

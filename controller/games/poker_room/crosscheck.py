@@ -21,6 +21,7 @@ from controller.cards import Card, card_from_index
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import Accepted, GameSpec, RoundConfig
 from controller.games.poker_room.history import pokerkit_game
+from controller.games.poker_room.reference import settle_pots
 from controller.games.poker_room.round import PokerRoomRound
 
 
@@ -165,6 +166,31 @@ def known_difference(played: PlayedHand, expected: dict[int, int]) -> str | None
             and all(abs(expected[s] - played.after[s]) < pots for s in expected):
         return "pots kept apart"
     return None
+
+
+def split_by_reference(config: RoundConfig, played: PlayedHand) -> dict[int, int] | None:
+    """The stacks after a single-board hold'em or Omaha hand with every pot split on its own by the reference.
+
+    What each player put in, who folded and the cards are the round's; the
+    pots and their split are ``reference.py``'s (each stake level a pot,
+    folds merging levels, the best hand by brute force with
+    ``controller.hands``, odd chips to the first winner from the button's
+    left). None for a game it does not split (antes, a second board, the
+    rake, or not a board game).
+    """
+    round_ = played.round
+    hand = round_.hand
+    outcome = round_.outcome()
+    if hand is None or outcome is None or round_.rule.family != "board" or round_.rule.boards != 1 \
+            or config.get("ante") or config.get("big_blind_ante") or config["rake_bp"]:
+        return None
+    by_seat = {entry["seat"]: entry for entry in outcome["seats"]}
+    order = list(round_.order)
+    folded = hand.folded()
+    return settle_pots(config, order, [by_seat[s]["stack_before"] for s in order],
+                       [by_seat[s]["put_in"] for s in order], [i in folded for i in range(len(order))],
+                       [hand.final_hole(i) for i in range(len(order))], list(hand.board),
+                       omaha=round_.rule.id.startswith("omaha"))
 
 
 def direct_stacks(config: RoundConfig, played: PlayedHand) -> dict[int, int]:
