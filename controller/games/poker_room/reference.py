@@ -147,11 +147,13 @@ def limit_board_stacks(config: RoundConfig, events: list[Event], omaha: bool) ->
                 raises += 1
         else:
             raise LimitRuleError(f"no {name!r} in a fixed-limit board game")
-    return _settle(config, order, start, put, folded, holes, board, omaha)
+    return settle_pots(config, order, start, put, folded, holes, board, omaha)
 
 
-def _settle(config: RoundConfig, order: list[int], start: list[int], put: list[int], folded: list[bool],
-            holes: list[list[Card]], board: list[Card], omaha: bool) -> dict[int, int]:
+def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: list[int], folded: list[bool],
+                holes: list[list[Card]], board: list[Card], omaha: bool) -> dict[int, int]:
+    """The stacks after the showdown, every pot split on its own (players in PokerKit's order, from the button's
+    left): what each put in, who folded, the hole cards and the board."""
     n = len(order)
     won = [0] * n
     alive = [i for i in range(n) if not folded[i]]

@@ -104,8 +104,14 @@ class PokerRoomRound(Round):
         return out
 
     def _apply(self, event: Event) -> Iterable[Effect]:
+        self.__dict__.pop("_legal_now", None)  # what the round allows is worked out afresh during an event
         effects = self._dispatch(event)
         self.betting_open = self.hand is None and not self.complete  # buy-ins are taken between hands
+        last = self.__dict__.pop("_last_prompt", None)
+        if last is not None and isinstance(effects, list) and effects and effects[-1] is last[0]:
+            # the event ended on that prompt, worked out after the last change: it is what the round allows
+            # now, until the next event (the dealer terminal and the players ask again at once)
+            self._legal_now = last[1]
         return effects
 
     def _dispatch(self, event: Event) -> Iterable[Effect]:
@@ -334,6 +340,12 @@ class PokerRoomRound(Round):
 
     def legal(self) -> dict[str, Any]:
         """What the round waits for, for the dealer terminal: the box, the actions and their amounts."""
+        known: dict[str, Any] | None = self.__dict__.get("_legal_now")
+        if known is not None:
+            return {k: clone(v) for k, v in known.items()}  # a copy: the caller may change it
+        return self._legal()
+
+    def _legal(self) -> dict[str, Any]:
         hand = self.hand
         if self._complete:
             return {"waiting": "nothing"}
@@ -416,7 +428,12 @@ class PokerRoomRound(Round):
         return {"boxes": sorted(boxes, key=lambda b: b["seat"]), "boards": boards if any(boards) else []}
 
     def _prompt(self) -> Prompt:
-        legal = self.legal()
+        legal = self._legal()
+        prompt = self._prompt_for(legal)
+        self._last_prompt = (prompt, legal)
+        return prompt
+
+    def _prompt_for(self, legal: dict[str, Any]) -> Prompt:
         waiting = legal["waiting"]
         text = self._words(legal)
         if waiting == "table":

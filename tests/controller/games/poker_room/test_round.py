@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller import games
 from controller.cards import parse_card
 from controller.events import Action, Bet, CardOut, CloseBets, Void
@@ -186,3 +188,37 @@ def test_the_three_betting_structures_bound_the_raise():
     assert "raise" not in r.legal()["actions"]  # the big blind and three raises: the cap of limit betting
     ok(r, Action(1, "call"), Action(2, "call"))
     assert r.legal() == {"waiting": "card", "card": "burn"}
+
+
+@pytest.mark.parametrize("game, variant, options", [
+    ("texas-holdem", "no-limit", {}), ("crazy-pineapple", "limit", {}), ("seven-card-stud", "limit", {}),
+    ("five-card-draw", "limit", {}), ("lowball", "limit", {"draws": 3})])
+def test_what_the_round_allows_is_the_same_remembered_or_worked_out_afresh(monkeypatch, game, variant, options):
+    """The round remembers what it allows after an event (its prompt worked it out); after every event, accepted
+    or refused, that is what working it out again gives, and a caller changing its copy changes nothing."""
+    import random
+
+    from controller.games.poker_room.crosscheck import random_hand
+    from controller.games.poker_room.round import PokerRoomRound
+
+    apply = PokerRoomRound.apply
+    checked = []
+
+    def checking(self: PokerRoomRound, event: object) -> object:
+        answer = apply(self, event)
+        fresh = self._legal()
+        mine = self.legal()
+        assert mine == fresh, event
+        mine.setdefault("actions", []).append("shout")
+        assert self.legal() == fresh
+        assert isinstance(apply(self, Action(12, "fold")), Rejected)  # refused: the round as it was
+        assert self.legal() == fresh == self._legal()
+        checked.append(event)
+        return answer
+
+    monkeypatch.setattr(PokerRoomRound, "apply", checking)
+    spec, config = games.configure(game, variant, {"buy_in": 1, **options})
+    rng = random.Random(f"legal:{game}")
+    for _ in range(4):
+        random_hand(spec, config, rng)
+    assert len(checked) > 40
