@@ -46,7 +46,7 @@ SPOT = "spot"
 blackjack ``split`` (an action) and a roulette ``split`` (two numbers) are different words."""
 TRANSLATED_GAMES = ("blackjack", "punto-banco", "roulette", "tarning", "sic-bo", "fast-poker", "caribbean-stud",
                     "three-card-poker", "restaurant-holdem", "red-dog", "bulldog", "texas-holdem-bonus",
-                    "ultimate-texas-holdem", "dynamic-poker-pro")
+                    "ultimate-texas-holdem", "dynamic-poker-pro", "russian-poker")
 """The games whose prompts, alerts and reasons the catalogues hold in every language (the catalogue test plays
 each and fails on any text without a translation). The other games' messages are shown in English so far
 (docs/languages.md); the table's own words (the terminal, the sign, the summaries) are translated for every game."""
