@@ -8,7 +8,7 @@ The game (``--simulate N``): N rounds of one box against the dealer, each from a
 playing the stated strategy of ``controller.games.russian_poker`` (``strategy``, ``insures``, ``buys_dealer``) and
 settled by its rules (``raise_line``, ``box_results``, ``insurance_result``). So that 50 million rounds take
 minutes, the rounds are played by a compiled kernel (numba) that implements the same rules on card numbers; the
-kernel reads the game's paytable, and ``check`` (run by the tests and by ``--check N``) plays rounds through the
+kernel reads the game's paytable, and ``check`` (run by the tests and before every simulation) plays rounds through the
 game's own round (``RussianRound``, event by event, with its ``suggested`` decisions) on the same decks and holds
 the kernel's net to the round's settlements, round by round. Figures per ante: the ante, raise and fees
 (``game``), the insurance per unit insured (``insurance``) and both together (``with_insurance``), each with a

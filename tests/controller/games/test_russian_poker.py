@@ -190,3 +190,31 @@ def test_buying_the_dealer_a_game_from_four_to_one():
     assert not buys_dealer(("three_of_a_kind", Odds(3, 1)))
     assert buys_dealer(("straight", Odds(4, 1))) and buys_dealer(("three_pairs", Odds(4, 1)))
     assert not buys_dealer(None)
+
+
+def _play(config_variant: str, events: list) -> tuple:
+    from controller.events import Bet, CardOut, CloseBets
+
+    spec, config = configure("russian-poker", config_variant)
+    round_ = spec.new_round(config, ())
+    prompt = None
+    for event in [Bet(1, "ante", 100), CloseBets()] + [CardOut(c) for c in parse_cards(
+            "5h Ad 5d Kc 5c 9h Jh 6s 2s 3d")] + events:
+        answer = round_.apply(event)
+        assert type(answer).__name__ == "Accepted", (event, answer)
+        prompt = next((e for e in answer.effects if type(e).__name__ == "Prompt"), prompt)
+    return spec, round_, prompt
+
+
+def test_the_terminal_offers_the_decisions_the_round_takes():
+    from controller.events import Action
+    from controller.games.decisions import legal
+
+    spec, round_, prompt = _play("fi-b", [])
+    offered = legal(spec, round_, prompt, [1])
+    assert [d.action for d in offered.for_seat(1)] == ["fold", "raise", "buy", "exchange"]
+    choice = offered.find(1, "exchange").cards
+    assert (choice.least, choice.most, len(choice.cards)) == (1, 3, 5)
+    spec, round_, prompt = _play("fi-b", [Action(1, "raise")])
+    insurance = legal(spec, round_, prompt, [1]).find(1, "insurance")
+    assert (insurance.least, insurance.most) == (100, 300) and legal(spec, round_, prompt, [1]).close_bets
