@@ -138,7 +138,8 @@ def strategy(table: Mapping[str, Any], cards: Sequence[Card], drawn: bool) -> tu
     1. A pair or better raises (five cards, or six once a card is bought).
     2. Once a card is bought or exchanged, anything less folds.
     3. Four cards to a flush, or four ranks in sequence (an ace low or high): buy a sixth card.
-    4. Otherwise exchange the cards below a queen, the lowest first, as many as the version allows.
+    4. Otherwise, where the version allows three cards or more (A, B), exchange the cards below a queen, the
+       lowest first, as many as it allows; where it allows two (C), fold.
     """
     hand = best_high(cards)
     if hand.category != "high_card":
@@ -151,8 +152,11 @@ def strategy(table: Mapping[str, Any], cards: Sequence[Card], drawn: bool) -> tu
     ranks = sorted({c.rank for c in cards} | ({1} if any(c.rank == 14 for c in cards) else set()))
     if max(suits.values()) == 4 or any(ranks[i + 3] - ranks[i] == 3 for i in range(len(ranks) - 3)):
         return "buy", None
+    most = int(table["exchange_cards"])
+    if most < 3:
+        return "fold", None
     low = sorted((c for c in cards if c.rank < 12), key=lambda c: (c.rank, c.suit))  # five ranks: two at least
-    return "exchange", tuple(low[:int(table["exchange_cards"])])
+    return "exchange", tuple(low[:most])
 
 
 def buys_dealer(line: tuple[str, Odds] | None) -> bool:

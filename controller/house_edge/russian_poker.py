@@ -294,6 +294,16 @@ def _play(order: np.ndarray, most: int, single: np.ndarray, pairs: np.ndarray, t
         for low in range(1, 12):
             if present[low] and present[low + 1] and present[low + 2] and present[low + 3]:
                 run4 = True
+        if not (flush4 or run4) and most < 3:  # no exchange of two: a fold
+            out[0] = -1.0
+            out[1] = 1.0
+            out[2] = 0.0
+            out[3] = 0.0
+            out[4] = 0.0
+            out[5] = 0.0
+            out[6] = 1.0 if _qualifies(_value5(dranks, dsuits)) else 0.0
+            out[7] = 0.0
+            return
         net -= 1.0
         staked += 1.0
         if flush4 or run4:

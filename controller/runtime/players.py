@@ -56,7 +56,8 @@ The strategies (docs/simulation.md repeats them):
 - Russian Poker: an ante on one to four boxes, the bonus about a third of
   the time; raise with a pair or better, buy a sixth card with four to a
   flush or four in sequence, else exchange the cards below a queen (as many
-  as the version allows), and after it raise with a pair or better or fold;
+  as the version allows; where it allows only two, fold instead), and after
+  it raise with a pair or better or fold;
   insure the ante with three of a kind or better; buy the dealer a game when
   the raise's line pays 4 to 1 or more (``suggested``, ``buys_dealer``).
 - Pai Gow Poker: one to four boxes bet; where players bank, one box banks one

@@ -179,8 +179,13 @@ def test_the_stated_strategy(hand, drawn, decision, cards):
 
 
 def test_the_strategy_exchanges_no_more_than_the_version_allows():
-    _, config = configure("russian-poker", "fi-c")
-    assert strategy(config.paytable["fi-c"], parse_cards("Jh 9d 7c 5s 2h"), False) == ("exchange", parse_cards("2h 5s"))
+    _, config = configure("russian-poker", "fi-b")
+    assert strategy(config.paytable["fi-b"], parse_cards("Jh 9d 7c 5s 2h"), False) == (
+        "exchange", parse_cards("2h 5s 7c"))
+    _, config = configure("russian-poker", "fi-c")  # two cards at most: no exchange, a fold
+    assert strategy(config.paytable["fi-c"], parse_cards("Jh 9d 7c 5s 2h"), False) == ("fold", None)
+    assert strategy(config.paytable["fi-c"], parse_cards("Jh 9d 8c 5s 2h"), False) == ("fold", None)
+    assert strategy(config.paytable["fi-c"], parse_cards("Jh Td 8c 9s 2h"), False) == ("buy", None)
     _, config = configure("russian-poker", "fi-a")
     assert strategy(config.paytable["fi-a"], parse_cards("Jh 9d 7c 5s 2h"), False) == (
         "exchange", parse_cards("2h 5s 7c 9d Jh"))

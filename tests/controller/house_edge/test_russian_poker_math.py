@@ -59,7 +59,7 @@ def test_the_kernels_raise_line_at_length():
 
 
 def test_the_simulation_reports_its_intervals_and_rates():
-    _, config = configure("russian-poker", "fi-c")
+    _, config = configure("russian-poker", "fi-b")
     out = simulate(config, 20000, seed=9)
     for bet in ("game", "insurance", "with_insurance"):
         low, high = out[bet]["ci95_percent"]
@@ -67,3 +67,6 @@ def test_the_simulation_reports_its_intervals_and_rates():
     rates = out["rates"]
     assert 0.15 < rates["fold"] < 0.4 and rates["buy"] > 0 and rates["exchange"] > 0 and rates["buy_dealer"] > 0
     assert 0.5 < rates["dealer_opens"] < 0.6
+    _, config = configure("russian-poker", "fi-c")
+    rates = simulate(config, 20000, seed=9)["rates"]
+    assert rates["exchange"] == 0 and 0.4 < rates["fold"] < 0.7  # two cards at most: the rule folds instead
