@@ -53,6 +53,13 @@ The strategies (docs/simulation.md repeats them):
   card of four to a flush where switching is allowed, else fold where the
   dealer opens with ace-king and bet where he needs a pair; buy the dealer
   a game with two pair or better (``suggested``, ``buys``).
+- Russian Poker: an ante on one to four boxes, the bonus about a third of
+  the time; raise with a pair or better, buy a sixth card with four to a
+  flush or four in sequence, else exchange the cards below a queen (as many
+  as the version allows; where it allows only two, fold instead), and after
+  it raise with a pair or better or fold;
+  insure the ante with three of a kind or better; buy the dealer a game when
+  the raise's line pays 4 to 1 or more (``suggested``, ``buys_dealer``).
 - Pai Gow Poker: one to four boxes bet; where players bank, one box banks one
   round in three (the dealer's stake against it about the box's usual bet);
   every player, the banker too, asks for the house way (``set`` without cards).
@@ -74,11 +81,13 @@ from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
 from controller.games.oasis_stud import OasisRound, buys, rank_hand
 from controller.games.pai_gow_poker import PaiGowRound
+from controller.games.russian_poker import RussianRound, buys_dealer, insures
 from controller.games.poker_room.chinese import ChinesePokerRound
 from controller.games.poker_room.open_face import OpenFaceRound
 from controller.games.poker_room.round import PokerRoomRound
 from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
+from controller.hands.high import HighHand, best_high
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
 Move = Union[Event, str]
@@ -305,6 +314,44 @@ class OasisPlayers(Players):
         return out
 
 
+class RussianPlayers(Players):
+    """Russian Poker: antes, a bonus now and then, the stated decisions (the game's ``suggested``, ``buys_dealer``
+    and ``insures``)."""
+
+    def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
+        out = []
+        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes)))):
+            out.append(Bet(seat, "ante", self.amount(round_, "ante")))
+            if self.rng.random() < 0.35:
+                out.append(Bet(seat, "bonus", self.amount(round_, "bonus")))
+        return out
+
+    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        if not isinstance(round_, RussianRound) or not prompt:
+            return []
+        if round_.owed or "action" not in prompt.expects:
+            return [CARD] if "card" in prompt.expects else []
+        if round_.phase == "buy":
+            wanted: list[Move] = [Action(s, "buy_dealer") for s in round_.boxes()
+                                  if round_.decided.get(s) == "raise" and s not in round_.buyers
+                                  and buys_dealer(round_.line_of(s))]
+            return wanted + [CloseBets()]
+        if round_.phase == "insure":
+            insuring: list[Move] = [Action(s, "insurance") for s in round_.boxes()
+                                    if round_.decided.get(s) == "raise" and s not in round_.insured
+                                    and insures(rank_hand_of(round_, s))]
+            return insuring + [CloseBets()]
+        out: list[Move] = []
+        for seat in [s for s in round_.boxes() if s not in round_.decided]:
+            out += [round_.suggested(seat), Action(seat, "fold")]
+        return out
+
+
+def rank_hand_of(round_: RussianRound, seat: int) -> HighHand:
+    return best_high(round_.hands[seat])
+
+
 class PaiGowPlayers(Players):
     """Pai Gow Poker: a bet on one to four boxes, a banker now and then, every hand set the house way."""
 
@@ -499,6 +546,7 @@ STRATEGIES: dict[str, type[Players]] = {
     "red-dog": RedDogPlayers,
     "pai-gow": PaiGowPlayers,
     "oasis": OasisPlayers,
+    "russian": RussianPlayers,
     "chemin-de-fer": CheminDeFerPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,

@@ -9,7 +9,7 @@ from tests.tablectl import ROOT
 
 GAMES = ("three-card-poker", "fast-poker", "restaurant-holdem", "caribbean-stud", "ultimate-texas-holdem",
          "texas-holdem-bonus", "red-dog", "bulldog",
-         "dynamic-poker-pro")
+         "dynamic-poker-pro", "russian-poker")
 
 
 @pytest.mark.parametrize("game", GAMES)
