@@ -27,7 +27,7 @@ from numba import njit
 
 from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets
-from controller.games.contract import GameSpec, RoundConfig, Settlement
+from controller.games.contract import Accepted, GameSpec, RoundConfig, Settlement
 from controller.games.russian_poker import RussianRound, bonus_result, buys_dealer, insures
 from controller.hands.high import HighHand, best_high
 from controller.hands.russian import RUSSIAN_CLASSES
@@ -440,7 +440,7 @@ def play_round(config: RoundConfig, order: np.ndarray) -> tuple[float, float]:
     cards = iter(card_of(int(c)) for c in order)
     opening: list[Any] = [Bet(1, "ante", 100), CloseBets()] + [CardOut(next(cards)) for _ in range(10)]
     for first in opening:
-        assert type(round_.apply(first)).__name__ == "Accepted", first
+        assert isinstance(round_.apply(first), Accepted), first
     while not round_.complete:
         if round_.owed:
             event: Any = CardOut(next(cards))
@@ -454,7 +454,7 @@ def play_round(config: RoundConfig, order: np.ndarray) -> tuple[float, float]:
         else:
             raise AssertionError(round_.waiting_for())
         answer = round_.apply(event)
-        assert type(answer).__name__ == "Accepted", (event, answer)
+        assert isinstance(answer, Accepted), (event, answer)
     settlements: tuple[Settlement, ...] = tuple(round_.settlements())
     game = sum(s.net or 0 for s in settlements if s.spot != "insurance") / 100
     insurance = sum(s.net or 0 for s in settlements if s.spot == "insurance") / 100
