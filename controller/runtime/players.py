@@ -74,9 +74,6 @@ from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
 from controller.games.oasis_stud import OasisRound, buys, rank_hand
 from controller.games.pai_gow_poker import PaiGowRound
-from controller.games.poker_room.chinese import ChinesePokerRound
-from controller.games.poker_room.open_face import OpenFaceRound
-from controller.games.poker_room.round import PokerRoomRound
 from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
 
@@ -337,9 +334,15 @@ def qualifies(cards: Sequence[Card]) -> bool:
 
 
 class PokerRoomPlayers(Players):
-    """Players against each other: buy-ins between hands, then a loose, seeded betting style."""
+    """Players against each other: buy-ins between hands, then a loose, seeded betting style.
+
+    The poker room's rounds (and PokerKit under them) are imported where these players play, so that a
+    daemon of another game does not load them before it is ready.
+    """
 
     def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        from controller.games.poker_room.round import PokerRoomRound
+
         assert isinstance(round_, PokerRoomRound)
         if round_.hand is not None:
             return []
@@ -361,6 +364,8 @@ class PokerRoomPlayers(Players):
         return out
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.round import PokerRoomRound
+
         if not isinstance(round_, PokerRoomRound) or round_.complete:
             return []
         legal = round_.legal()
@@ -411,6 +416,8 @@ class ChinesePokerPlayers(Players):
         return [Bet(s, "points") for s in sorted(self.rng.sample(range(1, seats + 1), self.rng.randint(2, seats)))]
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.chinese import ChinesePokerRound
+
         assert isinstance(round_, ChinesePokerRound)
         if not round_.dealing:
             return [CloseBets()]
@@ -428,6 +435,8 @@ class OpenFacePlayers(ChinesePokerPlayers):
     """Open Face Chinese Poker: each card to the back until it is full, then the middle, then the front."""
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.open_face import OpenFaceRound
+
         assert isinstance(round_, OpenFaceRound)
         if not round_.dealing:
             return [CloseBets()]
