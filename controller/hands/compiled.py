@@ -57,6 +57,15 @@ def rank7(cards: np.ndarray) -> np.ndarray:
     return values
 
 
+def all_seven_key_counts(royal: int) -> np.ndarray:
+    """As ``all_seven_counts``, with the hands of value ``royal`` (a royal flush) counted apart in place 9."""
+    from controller.hands import kernels
+
+    _kernels()  # numba present, or the error that says how to install it
+    counts: np.ndarray = kernels.all_seven_keys(*_arrays(), royal)
+    return counts
+
+
 def all_seven_counts() -> np.ndarray:
     """Hands per category (``values.CATEGORIES`` order) over all 133 784 560 seven-card hands."""
     counts: np.ndarray = _kernels()[1](*_arrays())
