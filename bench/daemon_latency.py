@@ -33,6 +33,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/: bench/seri
 from controller import config as table_config  # noqa: E402
 from controller.events import Bet, CloseBets  # noqa: E402
 from controller.runtime.device_outputs import DeviceView, SignOutput  # noqa: E402
+from controller.runtime.interfaces import Command  # noqa: E402
 from controller.runtime.table import Table  # noqa: E402
 
 
@@ -113,12 +114,15 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
                 break
             await asyncio.sleep(0.05)
         while card_index["n"] < cards:
+            if position >= len(shoe) - 16 and table.round_events == 0:  # between rounds: a new shoe, announced
+                answer = table.command(Command("new_shoe", {}, "bench"))
+                if answer != "done":
+                    raise RuntimeError(f"the table refused a new shoe: {answer}")
+                shoe, position = seeded_shoe(8, 2026 + len(sent_ns)), 0
             if table.round_events == 0:
                 table.submit("bets", Bet(1, "punto", 1000))
                 table.submit("bets", Bet(2, "banco", 1000))
                 table.submit("gpio", CloseBets())
-            if position >= len(shoe) - 16:
-                shoe, position = seeded_shoe(8, 2026 + len(sent_ns)), 0
             before = card_index["n"]
             arrived.clear()
             emu.send(events.CardDealt(shoe[position]))

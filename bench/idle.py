@@ -6,7 +6,8 @@ Each table runs as `tablectl run --config TABLE --simulate --idle` in its own
 process (the shoe or the wheel on a pty through the real serial driver, the
 GPIO panel on mock pins, the sign and jackpot display on luma's dummy device).
 Its CPU (user + system, from /proc) is read over ``--seconds`` after a settling
-time of 2 s. Goal: at most 0.5 % of one core; start to `ready` under 0.5 s.
+time of 2 s. Goal: at most 0.5 % of one core; start to `ready` under 0.5 s (``ready_s``, wall;
+``ready_cpu_s`` is the CPU the process used until then, 10 ms ticks).
 
 With ``--unwired-reference`` the Caribbean Stud table runs a second time, in
 the same run, on a copy of its pin map (``hw/progressive-7.toml``) whose
@@ -49,6 +50,7 @@ def idle(table: str, seconds: float, folder: Path) -> dict[str, object]:
                     raise RuntimeError(f"{table}: the daemon never became ready: {out.read_text()[-500:]}")
                 time.sleep(0.002)
             ready = time.perf_counter() - t
+            ready_cpu = cpu_s(proc.pid)  # the CPU the start took: what a loaded machine's wall time hides
             time.sleep(min(2.0, seconds))
             c0, t0 = cpu_s(proc.pid), time.perf_counter()
             time.sleep(seconds)
@@ -58,7 +60,7 @@ def idle(table: str, seconds: float, folder: Path) -> dict[str, object]:
             proc.terminate()
             proc.wait(timeout=20)
     percent = 100 * (c1 - c0) / (t1 - t0)
-    return {"ready_s": round(ready, 3), "idle_cpu_percent_of_one_core": round(percent, 3),
+    return {"ready_s": round(ready, 3), "ready_cpu_s": round(ready_cpu, 3), "idle_cpu_percent_of_one_core": round(percent, 3),
             "cpu_s": round(c1 - c0, 3), "seconds": round(t1 - t0, 1), "threads": threads,
             "met": percent <= GOAL_PERCENT}
 
