@@ -12,4 +12,7 @@ fi
 . ./tools/venv.sh
 # Guardrails first: ruff, then mypy (tools/typecheck.sh says which modules are strict); a finding stops the run.
 sh tools/typecheck.sh
-exec .venv/bin/python -m pytest "$@"
+# Two worker processes by default (TABLECTL_TEST_WORKERS=0 runs in one): much of the suite waits on subprocesses,
+# ptys, fsync and the bus, so two workers nearly halve the wall time on two cores. Tests that share an expensive
+# module fixture are kept on one worker by their xdist_group mark.
+exec .venv/bin/python -m pytest -n "${TABLECTL_TEST_WORKERS:-2}" --dist loadgroup "$@"

@@ -135,7 +135,8 @@ _TERMINAL_KEYS = {"enabled": _bool, "address": _address, "port": _int_range(0, 6
                   "cert": lambda v: _text(v) and "the TLS certificate file (PEM)",
                   "key": lambda v: _text(v) and "the TLS private key file (PEM)",
                   "key_file": lambda v: _text(v) and "the file of the terminal's session key (made on first start)",
-                  "session_hours": _int_range(1, 24)}
+                  "session_hours": _int_range(1, 24),
+                  "chip_unit": _int_range(1, 10**9)}  # the smallest chip an amount typed at the terminal is made of
 
 
 def _terminal(c: "_Checker", terminal: Mapping[str, Any], base_dir: Path | None) -> dict[str, Any]:

@@ -73,3 +73,23 @@ def format_amount(amount: int, minor_per_major: int = 100, currency: str = "", *
     digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
     text = f"{sign}{major}" + (f".{minor:0{digits}d}" if digits and not (whole and minor == 0) else "")
     return (f"{currency} {text}" if code_first else f"{text} {currency}").strip()
+
+
+def parse_amount(text: str, minor_per_major: int = 100) -> int:
+    """An amount typed in the currency's major units (``20``, ``20.50``, ``0.5``) as minor units (``2050``), read
+    digit by digit as a decimal string, never through a float. ``ValueError`` for anything else: an empty text, a
+    sign, letters, a second point, or more decimals than the currency has (``20.505`` where a krona has 100 öre).
+
+    >>> parse_amount("20.50"), parse_amount("20"), parse_amount("0.5"), parse_amount("12.", 100), parse_amount("7", 1)
+    (2050, 2000, 50, 1200, 7)
+    >>> parse_amount("1.005", 1000), parse_amount(" 3.10 ")
+    (1005, 310)
+    """
+    digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
+    whole, point, part = text.strip().partition(".")
+    if not whole.isascii() or not part.isascii() or not (whole.isdigit() or (point and whole == "" and part)) \
+            or (part and not part.isdigit()) or len(whole) > 12:
+        raise ValueError(f"{text!r} is not an amount: digits, with at most one point (20.50)")
+    if len(part) > digits:
+        raise ValueError(f"{text!r} has more decimals than the currency ({digits})")
+    return int(whole or "0") * minor_per_major + (int(part.ljust(digits, "0")) if part else 0)

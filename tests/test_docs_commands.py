@@ -35,6 +35,9 @@ import pytest
 from controller import cli
 from tests.tablectl import ROOT
 
+# The module fixture is costly: its tests stay on one worker under `sh test.sh` (xdist).
+pytestmark = pytest.mark.xdist_group("docs-place")
+
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SHELL_FENCES = {"", "sh", "shell", "bash", "console"}
 

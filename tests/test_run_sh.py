@@ -19,6 +19,9 @@ import pytest
 from controller import games
 from tests.tablectl import ROOT
 
+# The module fixture is costly: its tests stay on one worker under `sh test.sh` (xdist).
+pytestmark = pytest.mark.xdist_group("fresh-clone")
+
 VARIANTS = [(spec.id, v.id) for spec in games.all_games() for v in spec.variants]
 TABLES = sorted(p.name for p in (ROOT / "hw" / "tables").glob("*.toml"))
 

@@ -15,7 +15,7 @@ $PY -m mypy --strict --follow-imports=silent $strict
 # Plain: every other module that is clean today (each file's own errors; what it imports is checked where listed).
 # Not yet here: controller/house_edge/blackjack.py (it reads the blackjack round's state
 # through the generic Round) and the array code of drivers/vision listed below; docs/architecture.md says so.
-plain=$(ls controller/runtime/*.py controller/runtime/devices/*.py controller/checks.py controller/config.py \
+plain=$(ls controller/runtime/*.py controller/runtime/devices/*.py controller/runtime/web/*.py controller/checks.py controller/config.py \
            controller/scenario.py controller/progress.py controller/table_cache.py controller/cli.py \
            controller/commands/*.py controller/floor/*.py controller/house_edge/*.py \
            drivers/events.py drivers/seriallink.py drivers/ptydevice.py drivers/selftest.py drivers/shoe/*.py drivers/vision/*.py \

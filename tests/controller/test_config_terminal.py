@@ -87,6 +87,7 @@ def test_the_terminal_on_another_address_needs_tls(tmp_path: Path) -> None:
     assert table_config.load(path).terminal["cert"] == str(tmp_path / "t.crt")
     for bad, words in (('address = "pit"', "terminal.address = 'pit': an IP address"),
                        ("port = 70000", "terminal.port = 70000"), ("enabled = 1", "terminal.enabled = 1"),
-                       ('cert = "missing.pem"', "terminal.cert = 'missing.pem': an existing PEM file")):
+                       ('cert = "missing.pem"', "terminal.cert = 'missing.pem': an existing PEM file"),
+                       ("chip_unit = 0", "terminal.chip_unit = 0"), ("chip_unit = 0.5", "terminal.chip_unit = 0.5")):
         result = run_tablectl("config", "check", str(table(tmp_path, "punto-banco", "fi", bad)))
         assert result.returncode == 2 and words in result.stderr, result.stderr

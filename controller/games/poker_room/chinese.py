@@ -213,6 +213,17 @@ class ChinesePokerRound(Round):
             return None
         return CardChoice(tuple(self.hands[seat]), 8, 8, "the front three, then the middle five; the back is the rest")
 
+    def layout(self) -> Mapping[str, Any] | None:
+        """Each box's thirteen cards face down as dealt (the players set them face down too: they are shown at the
+        scoring); a box that has set its hands says so."""
+        boxes = []
+        for seat in self.seats:
+            one: dict[str, Any] = {"cards": ["down"] * len(self.hands.get(seat, ()))}
+            if seat in self.sets:
+                one["note"] = "hands set"
+            boxes.append({"seat": seat, "hands": [one]})
+        return {"boxes": boxes, "boards": []}
+
     def _prompt(self) -> Prompt:
         seat = self._next_dealee() if self.dealing else None
         if not self.dealing:

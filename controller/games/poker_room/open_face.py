@@ -206,6 +206,19 @@ class OpenFaceRound(Round):
         room = ROWS[action] - len(self.rows[seat][action])
         return CardChoice(tuple(waiting), 1, min(room, len(waiting))) if waiting and room > 0 else None
 
+    def layout(self) -> Mapping[str, Any] | None:
+        """Each box's front, middle and back face up as placed, and its cards not yet placed face down."""
+        boxes = []
+        for seat in self.seats:
+            hands: list[dict[str, Any]] = []
+            if self.dealing:
+                hands = [{"cards": [str(c) for c in self.rows[seat][row]], "note": row} for row in ROWS]
+                waiting = self.unplaced(seat)
+                if waiting:
+                    hands.append({"cards": ["down"] * len(waiting), "note": "to place"})
+            boxes.append({"seat": seat, "hands": hands})
+        return {"boxes": boxes, "boards": []}
+
     def _prompt(self) -> Prompt:
         if not self.dealing:
             return Prompt(self.waiting_for(), None, ("bet", "close_bets"))

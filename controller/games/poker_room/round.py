@@ -30,7 +30,7 @@ from controller.games.contract import (
     RoundConfig,
     Settlement,
 )
-from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, clone, streets_for
+from controller.games.poker_room.engine import EngineError, HouseTake, PokerHand, Setup, clone, from_pk, streets_for
 from controller.games.poker_room.jackpot import BadBeatRule, bad_beat, label_rank, sequential_shares
 from controller.games.poker_room.variants import BY_ID, GameRule
 from controller.hands.high import best_high
@@ -381,6 +381,39 @@ class PokerRoomRound(Round):
             count = int(legal["cards"])
             return CardChoice(tuple(hand.hole_now(player)), count, count)
         return None
+
+    def layout(self) -> Mapping[str, Any] | None:
+        """The table as the croupier sees it: each box's cards (a card dealt face down is ``down``, a stud up
+        card as it is), its stack and its bet in the street, the button and the folds; the board(s) face up.
+        Between hands: the seated boxes and their stacks."""
+        hand = self.hand
+        boxes: list[dict[str, Any]] = []
+        if hand is None or self._complete:
+            for seat, chips in sorted(self.stacks.items()):
+                entry: dict[str, Any] = {"seat": seat, "hands": [], "stack": chips}
+                if self.players.get(seat):
+                    entry["player"] = self.players[seat]
+                if seat == (self.button if self.button is not None else self.carried_button) \
+                        and self.rule.family != "stud":
+                    entry["button"] = True
+                boxes.append(entry)
+            return {"boxes": boxes, "boards": []}
+        state = hand.state
+        folded = hand.folded()
+        for i, seat in enumerate(self.order):
+            held = [str(from_pk(c)) if up else "down"
+                    for c, up in zip(state.hole_cards[i], state.hole_card_statuses[i])]
+            one: dict[str, Any] = {"cards": held}
+            if i in folded:
+                one["note"] = "folded"
+            entry = {"seat": seat, "hands": [one], "stack": state.stacks[i], "bet": state.bets[i]}
+            if self.players.get(seat):
+                entry["player"] = self.players[seat]
+            if seat == self.button and self.rule.family != "stud":
+                entry["button"] = True
+            boxes.append(entry)
+        boards = [[str(c) for c in hand.board_now(b)] for b in range(state.board_count)]
+        return {"boxes": sorted(boxes, key=lambda b: b["seat"]), "boards": boards if any(boards) else []}
 
     def _prompt(self) -> Prompt:
         legal = self.legal()

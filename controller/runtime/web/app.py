@@ -4,13 +4,18 @@ Routes:
 - ``GET /`` the dealer page, ``GET /pit`` the pit view (one page, two views), ``GET /login`` the PIN pad;
 - ``POST /api/login`` ``{"name", "pin"}``, ``POST /api/logout``;
 - ``GET /api/state`` the snapshot, ``GET /api/events`` the snapshots as server-sent events;
-- ``POST /api/act`` ``{"seat", "action", "multiple"?, "amount"?}``, ``/api/close_bets``, ``/api/void``
+- ``GET /api/words`` the pages' labels and the game's decisions in the table's language (``[table] language``);
+- ``POST /api/act`` ``{"seat", "action", "multiple"?, "amount"? | "amount_text"?, "cards"?, "player"?}``
+  (``amount`` in minor units; ``amount_text`` as the croupier typed it in the currency, ``"20.50"``),
+  ``/api/close_bets``, ``/api/void``
   ``{"reason"}``, ``/api/confirm`` ``{"values"? | "number"?}``, ``/api/clear_fault`` ``{"name"}``.
 
 Every change is an ordinary input of the table: a decision is an ``action`` event submitted through
 ``Table.submit`` (the game judges it, the journal commits it, then the pages see it), a confirmation or a
 clear is a ``Table.command``. A decision is sent only if the round offers it now (``TableState.legal``);
-the answer is the table's: accepted, or the reason it was refused in the croupier's words. A POST must
+the answer is the table's: accepted, or the reason it was refused in the croupier's words, in the table's
+language (the journal keeps the English). A typed amount is read as a decimal string, never a float, and must be
+a whole number of the table's chips (``chip_unit``, or its smallest chip). A POST must
 carry the ``X-Tablectl`` header (a page of another site cannot send one) and the session cookie is
 ``SameSite=Strict`` and ``HttpOnly`` (``Secure`` over TLS).
 """
@@ -30,9 +35,13 @@ from starlette.staticfiles import StaticFiles
 
 from controller.cards import CardError, parse_card
 from controller.events import CloseBets, Void
+from controller.language import ENGLISH, Language, language
+from controller.money import format_amount, parse_amount
+from controller.runtime.faults import role_to_clear
 from controller.runtime.interfaces import Command
 from controller.runtime.web.session import COOKIE, Login, Sessions
-from controller.runtime.web.state import TableState
+from controller.runtime.web.state import TableState, table_chip
+from controller.runtime.web.words import action_words, page_words, shown
 
 if TYPE_CHECKING:
     from controller.runtime.table import Table
@@ -52,10 +61,13 @@ class TerminalApp:
     def __init__(self, table: "Table", state: TableState, sessions: Sessions, secure: bool = False,
                  clock: Callable[[], float] = time.time) -> None:
         self.table, self.state, self.sessions, self.secure, self.clock = table, state, sessions, secure, clock
+        self.lang: Language = language(getattr(table.config, "language", "en") or "en")
+        self.labels = page_words(self.lang)
+        self.words = {"lang": self.lang.code, "words": self.labels, "actions": action_words(self.lang, table.config.spec)}
         routes = [
             Route("/", self.page), Route("/pit", self.page), Route("/login", self.login_page),
             Route("/api/login", self.login, methods=["POST"]), Route("/api/logout", self.logout, methods=["POST"]),
-            Route("/api/state", self.snapshot), Route("/api/events", self.events),
+            Route("/api/state", self.snapshot), Route("/api/events", self.events), Route("/api/words", self.page_words),
             Route("/api/act", self.guarded(self.act, deal=True), methods=["POST"]),
             Route("/api/close_bets", self.guarded(self.close_bets, deal=True), methods=["POST"]),
             Route("/api/void", self.guarded(self.void, deal=True), methods=["POST"]),
@@ -70,6 +82,13 @@ class TerminalApp:
     def who(self, request: Request) -> Login | None:
         return self.sessions.check(request.cookies.get(COOKIE), self.clock())
 
+    def refused(self, reason: str, status: int = 409) -> JSONResponse:
+        """A refusal in the croupier's words, in the table's language (``reason`` already in it)."""
+        return _answer(False, self.lang.t("Refused: {reason}", reason=reason), status)
+
+    def not_from_page(self) -> JSONResponse:
+        return _answer(False, self.lang.t("Refused: not sent by the terminal's page"), 403)
+
     async def page(self, request: Request) -> Response:
         if self.who(request) is None:
             return RedirectResponse("/login" + ("?next=pit" if request.url.path == "/pit" else ""), 303)
@@ -78,17 +97,22 @@ class TerminalApp:
     async def login_page(self, request: Request) -> Response:
         return FileResponse(STATIC / "login.html", headers={"Cache-Control": "no-store"})
 
+    async def page_words(self, request: Request) -> Response:
+        """The labels (the login pad's too: they are no secret) and the game's decisions, in the table's language."""
+        return JSONResponse(self.words, headers={"Cache-Control": "no-store"})
+
     async def login(self, request: Request) -> Response:
         if request.headers.get("x-tablectl") != "1":
-            return _answer(False, "refused: not sent by the terminal's page", 403)
+            return self.not_from_page()
         body = await _json(request)
         name, pin = str(body.get("name", "")).strip(), str(body.get("pin", ""))
-        login, why = self.sessions.login(name, pin, self.clock())
+        login, why, minutes = self.sessions.login(name, pin, self.clock())
         self.table.audit(name or None, f"terminal login {'as ' + login.role if login else 'failed'}"
-                         + ("" if login else f": {why}"), login is not None)
+                         + ("" if login else f": {login_refusal(ENGLISH, why, minutes)}"), login is not None)
         if login is None:
-            return _answer(False, why, 401)
-        response = _answer(True, f"Welcome, {login.name} ({login.role}).", role=login.role)
+            return _answer(False, login_refusal(self.lang, why, minutes), 401)
+        role = self.labels.get(login.role, login.role)
+        response = _answer(True, self.lang.t("Welcome, {name} ({role}).", name=login.name, role=role), role=login.role)
         response.set_cookie(COOKIE, self.sessions.cookie(login), max_age=self.sessions.seconds, httponly=True,
                             samesite="strict", secure=self.secure, path="/")
         return response
@@ -97,7 +121,7 @@ class TerminalApp:
         login = self.who(request)
         if login is not None:
             self.table.audit(login.name, "terminal logout", True)
-        response = _answer(True, "Logged out.")
+        response = _answer(True, self.lang.t("Logged out."))
         response.delete_cookie(COOKIE, path="/")
         return response
 
@@ -105,13 +129,14 @@ class TerminalApp:
                 deal: bool) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:
             if request.headers.get("x-tablectl") != "1":
-                return _answer(False, "refused: not sent by the terminal's page", 403)
+                return self.not_from_page()
             login = self.who(request)
             if login is None:
-                return _answer(False, "Log in first.", 401)
+                return _answer(False, self.lang.t("Log in first."), 401)
             if deal and not login.may_deal:
-                return _answer(False, f"A {login.role} login reads the table; a croupier or a supervisor enters "
-                                      "decisions.", 403)
+                role = self.labels.get(login.role, login.role)
+                return _answer(False, self.lang.t("A {role} login reads the table; a croupier or a supervisor enters "
+                                                  "decisions.", role=role), 403)
             return await handler(login, await _json(request))
         return run
 
@@ -120,14 +145,14 @@ class TerminalApp:
     async def snapshot(self, request: Request) -> Response:
         login = self.who(request)
         if login is None:
-            return _answer(False, "Log in first.", 401)
+            return _answer(False, self.lang.t("Log in first."), 401)
         return JSONResponse({**self.state.snapshot(), "user": {"name": login.name, "role": login.role}},
                             headers={"Cache-Control": "no-store"})
 
     async def events(self, request: Request) -> Response:
         login = self.who(request)
         if login is None:
-            return _answer(False, "Log in first.", 401)
+            return _answer(False, self.lang.t("Log in first."), 401)
         user = {"name": login.name, "role": login.role}
 
         async def stream() -> Any:
@@ -154,66 +179,121 @@ class TerminalApp:
             return _answer(True, "done", seq=self.table.journal.last_seq)
         record = self.table.journal.last("reject" if answer == "rejected" else "refuse")
         reason = record.body.get("reason") if record is not None and answer in ("rejected", "refused") else answer
-        return _answer(False, f"Refused: {reason}", 409)
+        return self.refused(shown(self.lang, str(reason)))
+
+    def typed_amount(self, text: Any) -> tuple[int | None, JSONResponse | None]:
+        """An amount as the croupier typed it in the currency (``"20.50"``) as minor units, or the refusal."""
+        config = self.table.config
+        minor, currency = config.minor_unit, config.currency
+        if not isinstance(text, str):
+            return None, self.refused(self.lang.t("an amount is typed as digits in {currency}", currency=currency), 400)
+        try:
+            amount = parse_amount(text, minor)
+        except ValueError:
+            return None, self.refused(self.lang.t("“{typed}” is not an amount in {currency}: type it as {example}",
+                                                  typed=text[:20], currency=currency,
+                                                  example=format_amount(2050, minor)), 400)
+        return amount, None
+
+    def whole_chips(self, amount: int) -> JSONResponse | None:
+        """The refusal of an amount that is not a whole number of the table's chips, or None."""
+        unit = table_chip(self.table)
+        if amount % unit == 0:
+            return None
+        config = self.table.config
+        return self.refused(self.lang.t("{amount} is not a whole number of chips: every amount at this table is a "
+                                        "multiple of {unit}", amount=format_amount(amount, config.minor_unit,
+                                                                                   config.currency),
+                                        unit=format_amount(unit, config.minor_unit, config.currency)), 400)
 
     async def act(self, login: Login, body: dict[str, Any]) -> Response:
+        t = self.lang.t
         seat, action = body.get("seat"), body.get("action")
         multiple, amount = body.get("multiple"), body.get("amount")
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(action, str):
-            return _answer(False, "Refused: a decision needs its box and its action", 400)
+            return self.refused(t("a decision needs its box and its action"), 400)
+        if body.get("amount_text") is not None:
+            if amount is not None:
+                return self.refused(t("an amount is sent once: typed or in minor units"), 400)
+            amount, problem = self.typed_amount(body["amount_text"])
+            if problem is not None:
+                return problem
         for name, value in (("multiple", multiple), ("amount", amount)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value <= 0):
-                return _answer(False, f"Refused: the {name} must be a whole number above 0", 400)
+                return self.refused(t("the multiple must be a whole number above 0") if name == "multiple"
+                                    else t("the amount must be a whole number of minor units above 0"), 400)
         named = body.get("cards")
         cards = None
         if named is not None:
             if not isinstance(named, list) or not all(isinstance(c, str) for c in named):
-                return _answer(False, "Refused: the cards must be a list of cards (Kh, 2c)", 400)
+                return self.refused(t("the cards must be a list of cards (Kh, 2c)"), 400)
             try:
                 cards = [parse_card(c) for c in named]
             except CardError as exc:
-                return _answer(False, f"Refused: {exc}", 400)
+                return self.refused(shown(self.lang, str(exc)), 400)
         player = body.get("player")
         if player is not None and not isinstance(player, str):
-            return _answer(False, "Refused: a player is named by a text", 400)
+            return self.refused(t("a player is named by a text"), 400)
         decision = self.state.legal().find(seat, action, player)
         if decision is None:
-            whose = f"box {seat}" + (f" ({player})" if player else "")
-            return _answer(False, f"Refused: {action} is not a decision of {whose} now "
-                                  f"({self.table.waiting_for()})", 409)
+            word = self.lang.word(action.replace("_", " "))
+            waiting = shown(self.lang, self.table.waiting_for())
+            return self.refused(t("{action} is not a decision of box {box} now ({waiting})", action=word, box=seat,
+                                  waiting=waiting) if player is None else
+                                t("{action} is not a decision of box {box} ({player}) now ({waiting})", action=word,
+                                  box=seat, player=player, waiting=waiting))
+        if isinstance(amount, int) and amount != decision.least:  # the round's own least is one tap, as it is
+            problem = self.whole_chips(amount)
+            if problem is not None:
+                return problem
         try:
             event = decision.event(multiple, amount, cards)
         except ValueError as exc:
-            return _answer(False, f"Refused: {exc}", 409)
+            return self.refused(shown(self.lang, str(exc)))
         return self._submitted(f"terminal:{login.name}", event)
 
     async def close_bets(self, login: Login, body: dict[str, Any]) -> Response:
         if not self.state.legal().close_bets:
-            return _answer(False, f"Refused: no more bets is not possible now ({self.table.waiting_for()})", 409)
+            return self.refused(self.lang.t("no more bets is not possible now ({waiting})",
+                                            waiting=shown(self.lang, self.table.waiting_for())))
         return self._submitted(f"terminal:{login.name}", CloseBets())
 
     async def void(self, login: Login, body: dict[str, Any]) -> Response:
         reason = str(body.get("reason") or "the croupier voided it at the terminal")[:200]
         if not self.state.legal().void:
-            return _answer(False, f"Refused: nothing to void now ({self.table.waiting_for()})", 409)
+            return self.refused(self.lang.t("nothing to void now ({waiting})",
+                                            waiting=shown(self.lang, self.table.waiting_for())))
         return self._submitted(f"terminal:{login.name}", Void(reason, f"terminal:{login.name}"))
 
     async def confirm(self, login: Login, body: dict[str, Any]) -> Response:
         args = {k: body[k] for k in ("values", "colors", "number") if body.get(k) is not None}
         answer = self.table.command(Command("confirm_result", args, f"terminal:{login.name}"))
-        return _answer(answer == "done", "done" if answer == "done" else f"Refused: {answer}",
-                       200 if answer == "done" else 409)
+        return _answer(True, "done") if answer == "done" else self.refused(shown(self.lang, answer))
 
     async def clear_fault(self, login: Login, body: dict[str, Any]) -> Response:
-        if not login.may_clear:
-            return _answer(False, "Clearing a fault needs a supervisor's login.", 403)
         name = str(body.get("name", ""))
         if not name:
-            return _answer(False, "Refused: say which fault", 400)
+            return self.refused(self.lang.t("say which fault"), 400)
+        if not login.may_clear(name):
+            needed = role_to_clear(name)
+            return _answer(False, self.lang.t("{fault} clears only by a restart, once the cause is mended.", fault=name)
+                           if needed is None else self.lang.t("Clearing {fault} needs a supervisor's login.", fault=name)
+                           if needed == "supervisor" else
+                           self.lang.t("Clearing {fault} needs a technician's or a supervisor's login.", fault=name),
+                           403)
         answer = self.table.command(Command("clear_fault", {"name": name, "reason": "terminal"},
                                             f"terminal:{login.name}"))
-        return _answer(answer == "done", "done" if answer == "done" else f"Refused: {answer}",
-                       200 if answer == "done" else 409)
+        return _answer(True, "done") if answer == "done" else self.refused(shown(self.lang, answer))
+
+
+def login_refusal(lang: Language, why: str, minutes: int) -> str:
+    """Why a login was refused (``Sessions.login``'s reason) in ``lang``: English for the journal, the table's
+    language for the page."""
+    if why == "locked":
+        return lang.t("Locked after too many wrong PINs: try again in {minutes} minutes.", minutes=minutes)
+    if why == "now_locked":
+        return lang.t("Wrong name or PIN. Too many failures: locked for 5 minutes.")
+    return lang.t("Wrong name or PIN.")
 
 
 async def _json(request: Request) -> dict[str, Any]:

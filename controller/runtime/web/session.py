@@ -11,7 +11,9 @@ ends after ``hours`` or at logout, and is refused at once when its user is
 removed or changes role.
 
 Who may do what: a croupier or a supervisor enters decisions at the dealer
-page; a supervisor also clears faults; anyone logged in reads the pit view.
+page; a fault is cleared by whom the one fault table says (``faults.FAULTS``,
+each kind's ``clear_role``, as at the console): a supervisor, or a technician
+where a technician may; anyone logged in reads the pit view.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from pathlib import Path
 from typing import Mapping
 
 from controller.runtime.auth import ConsoleUser, Lockout, verify_pin
+from controller.runtime.faults import role_to_clear
 
 COOKIE = "tablectl_session"
 DEALER_ROLES = ("croupier", "supervisor")
-CLEAR_ROLES = ("supervisor",)
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,11 @@ class Login:
     def may_deal(self) -> bool:
         return self.role in DEALER_ROLES
 
-    @property
-    def may_clear(self) -> bool:
-        return self.role in CLEAR_ROLES
+    def may_clear(self, fault: str) -> bool:
+        """Whether this login may clear the fault named ``fault``: the fault table's role for it (a supervisor
+        may clear whatever a technician may; a fault that clears only by a restart, nobody)."""
+        needed = role_to_clear(fault)
+        return needed is not None and (self.role == "supervisor" or self.role == needed)
 
 
 def load_key(path: Path) -> bytes:
@@ -75,18 +79,20 @@ class Sessions:
     def _mac(self, text: str) -> str:
         return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()
 
-    def login(self, name: str, pin: str, now: float) -> tuple[Login | None, str]:
-        """``(login, "")`` for a right PIN, else ``(None, why)`` in the croupier's words."""
+    def login(self, name: str, pin: str, now: float) -> tuple[Login | None, str, int]:
+        """``(login, "", 0)`` for a right PIN, else ``(None, why, minutes)``: ``why`` is ``wrong`` (a wrong name
+        or PIN), ``now_locked`` (and that failure locked the name) or ``locked`` (for ``minutes`` more); the
+        terminal says it in the croupier's words and language (``app.login_refusal``)."""
         locked = self.lockout.locked_for(name, now)
         if locked:
-            return None, f"Locked after too many wrong PINs: try again in {int(locked // 60) + 1} minutes."
+            return None, "locked", int(locked // 60) + 1
         user = self.users.get(name)
         if user is not None and verify_pin(pin, user.pin_hash):
             self.lockout.succeeded(name)
-            return Login(user.name, user.role, int(now)), ""
+            return Login(user.name, user.role, int(now)), "", 0
         if self.lockout.failed(name, now):
-            return None, "Wrong name or PIN. Too many failures: locked for 5 minutes."
-        return None, "Wrong name or PIN."
+            return None, "now_locked", 0
+        return None, "wrong", 0
 
     def cookie(self, login: Login) -> str:
         text = f"{login.name}.{login.role}.{login.issued}"

@@ -18,23 +18,33 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from controller.events import Bet, Event, event_from_json
 from controller.games import boards
 from controller.games.decisions import Legal, legal, players_at, seats_with_bets
+from controller.language import language
+from controller.money import format_amount
 from controller.runtime.decision_keys import keypad
+from controller.runtime.faults import role_to_clear
 from controller.runtime.journal import Record
+from controller.runtime.players import chip_unit
+from controller.runtime.web.words import layout_in, shown
 
 if TYPE_CHECKING:
     from controller.runtime.table import Table
 
 HISTORY = 200  # outcomes kept for the results board
 HOUR_NS = 3600 * 10**9
+SAID = 512  # translated texts remembered (a round's prompts, reasons and notes; a full cache starts again)
 
 
 def money(amount: int, minor: int) -> str:
     """An amount in minor units as the table's money (``12.50``)."""
-    if minor <= 1:
-        return str(amount)
-    digits = len(str(minor - 1))
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount) // minor}.{abs(amount) % minor:0{digits}d}"
+    return format_amount(amount, minor)
+
+
+def table_chip(table: "Table") -> int:
+    """The smallest chip of the table in minor units: ``[terminal] chip_unit``, else the game's own (its
+    ``chip_unit`` or its smallest chip), else one minor unit. An amount typed at the terminal is a whole number
+    of them."""
+    given = (getattr(table.config, "terminal", None) or {}).get("chip_unit")
+    return int(given) if given else chip_unit(table.round, 1)
 
 
 class TableState:
@@ -58,6 +68,7 @@ class TableState:
         self.last_settlements: list[dict[str, Any]] = []
         self.round_no = table.round_no
         self.closing = False  # the daemon stops: the pages' event streams end
+        self._said: dict[str, str] = {}  # texts already put in the table's language (a prompt comes back often)
         self._load()
 
     # -- from the journal at start, then record by record
@@ -146,17 +157,31 @@ class TableState:
             self.finished.popleft()
         return len(self.finished)
 
+    def said(self, english: str) -> str:
+        """``english`` (a text the table wrote) in the table's language, remembered: matching a text against the
+        catalogue costs up to a millisecond, and the same prompts and reasons come back round after round."""
+        known = self._said.get(english)
+        if known is None:
+            if len(self._said) >= SAID:
+                self._said.clear()
+            known = self._said[english] = shown(language(getattr(self.table.config, "language", "en") or "en"),
+                                                english)
+        return known
+
     def snapshot(self) -> dict[str, Any]:
+        """What the pages draw, built once per version: machine fields as the journal has them, and every text a
+        person reads in the table's language (``[table] language``)."""
         if self._cache is not None and self._cache[0] == self.version:
             return self._cache[1]
         table = self.table
         config = table.config
+        lang = language(getattr(config, "language", "en") or "en")
         minor = config.minor_unit
         prompt = table.last_prompt
         bets: dict[int, list[dict[str, Any]]] = {}
         for event in self.carried + self.events:
             if isinstance(event, Bet):
-                entry: dict[str, Any] = {"spot": event.spot}
+                entry: dict[str, Any] = {"spot": event.spot, "spot_text": lang.spot(event.spot)}
                 if event.amount is not None:
                     entry["amount"] = money(event.amount, minor)
                 if event.player:
@@ -167,25 +192,33 @@ class TableState:
         held = None
         if pending is not None:
             held = {"kind": pending.kind, "values": list(pending.values), "colors": list(pending.colors),
-                    "reason": pending.reason, "prompt": pending.prompt, "source": pending.source, "seq": pending.seq}
-        faults = [{"name": f.name, "text": f.text, "kind": f.kind} for f in table.faults.values()]
+                    "reason": self.said(pending.reason), "prompt": self.said(pending.prompt),
+                    "source": pending.source, "seq": pending.seq}
+        faults = [{"name": f.name, "text": self.said(f.text), "kind": f.kind, "clear_by": role_to_clear(f.name)}
+                  for f in table.faults.values()]  # who may clear it: the fault table's (faults.FAULTS)
         view = table.view()
         board = config.spec.board
         wiring = getattr(table, "wiring", None)
         keys = set(wiring.actions.values()) if wiring is not None else set()
+        offered = self.legal().to_json()
+        for decision in offered["decisions"]:
+            if decision.get("cards", {}).get("order"):
+                decision["cards"]["order"] = self.said(decision["cards"]["order"])
+        waiting = table.waiting_for()
         snap: dict[str, Any] = {
-            "version": self.version, "seq": table.journal.last_seq,
-            "table": config.table_id, "game": config.spec.id, "game_name": config.spec.name,
+            "version": self.version, "seq": table.journal.last_seq, "lang": lang.code,
+            "table": config.table_id, "game": config.spec.id, "game_name": lang.word(config.spec.name),
             "variant": config.round_config.variant, "currency": config.currency, "minor_unit": minor,
+            "chip_unit": table_chip(table),
             "round": table.round_no, "complete": table.round.complete,
             "betting_open": table.betting_open(),
-            "prompt": {"text": prompt.text, "seat": prompt.seat, "expects": list(prompt.expects)}
-            if prompt is not None else {"text": table.waiting_for(), "seat": None, "expects": []},
-            "waiting_for": table.waiting_for(),
-            "layout": table.round.layout(),
+            "prompt": {"text": self.said(prompt.text), "seat": prompt.seat, "expects": list(prompt.expects)}
+            if prompt is not None else {"text": self.said(waiting), "seat": None, "expects": []},
+            "waiting_for": self.said(waiting),
+            "layout": layout_in(self.said, table.round.layout()),
             "bets": [{"seat": s, "bets": b} for s, b in sorted(bets.items())],
             "cards": cards,
-            "legal": self.legal().to_json(),
+            "legal": offered,
             "keypad": [{"key": i + 1, "seat": d.seat, "action": d.action} for i, d in enumerate(keypad(self.legal()))
                        if f"decision_{i + 1}" in keys],  # only the keys this table has wired
             "pending": held,
@@ -195,11 +228,13 @@ class TableState:
             "meters": view["jackpot_display"]["meters"],
             "jackpot_pending": [name for name, _ in table.meters.pending()],
             "last_outcome": self.last_outcome,
-            "last_settlements": self.last_settlements,
-            "rejects": list(self.rejects),
+            "last_settlements": [{**x, "spot_text": lang.spot(str(x.get("spot", ""))),
+                                  "result_text": lang.word(str(x.get("result", "")))} for x in self.last_settlements],
+            "rejects": [{**r, "reason": self.said(str(r.get("reason") or ""))} for r in self.rejects],
             "board": boards.build(board, config.round_config, list(self.marks)) if board is not None else None,
             "hands_per_hour": self.hands_per_hour(),
-            "limits": [{"spot": spot, "min": money(low, minor), "max": money(high, minor) if high is not None else None}
+            "limits": [{"spot": spot, "spot_text": lang.spot(spot), "min": money(low, minor),
+                        "max": money(high, minor) if high is not None else None}
                        for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items()],
             "shoe": {"number": table.shoe_no, "cut_card": table.cut_card},
         }

@@ -11,6 +11,9 @@ import pytest
 
 from tests.tablectl import ROOT, run_tablectl
 
+# The module fixture is costly: its tests stay on one worker under `sh test.sh` (xdist).
+pytestmark = pytest.mark.xdist_group("blackjack-settled")
+
 SCENARIOS = ROOT / "tests" / "scenarios" / "blackjack"
 
 EXPECTED: dict[str, list[str]] = {

@@ -13,6 +13,9 @@ from controller.hands.three import three_card
 from controller.house_edge.three_card import DEALER_HANDS, all_hands, versus_counts
 from tests.tablectl import run_tablectl
 
+# The module fixture is costly: its tests stay on one worker under `sh test.sh` (xdist).
+pytestmark = pytest.mark.xdist_group("three-card-enumerated")
+
 
 @pytest.fixture(scope="module")
 def enumerated():

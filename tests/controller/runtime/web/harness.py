@@ -36,8 +36,8 @@ def _hash(name: str) -> str:
 class LiveTable:
     def __init__(self, tmp: Path, game: str, variant: str | None = None, options: dict[str, Any] | None = None,
                  limits: dict[str, Any] | None = None, devices: dict[str, Any] | None = None,
-                 terminal: dict[str, Any] | None = None) -> None:
-        self.tmp, self.game, self.variant = tmp, game, variant
+                 terminal: dict[str, Any] | None = None, language: str = "en") -> None:
+        self.tmp, self.game, self.variant, self.language = tmp, game, variant, language
         self.terminal = terminal or {}  # more [terminal] keys (cert and key for TLS)
         self.options, self.limits, self.extra_devices = options or {}, limits, devices or {}
         self.port = 0
@@ -49,6 +49,7 @@ class LiveTable:
         data: dict[str, Any] = table_config.simulated_defaults(self.game, self.variant,
                                                                str(self.tmp / "journal.sqlite"))
         data.setdefault("options", {}).update(self.options)
+        data["table"]["language"] = self.language
         if self.limits is not None:
             data["limits"] = self.limits
         data["devices"].update(self.extra_devices)
@@ -59,8 +60,9 @@ class LiveTable:
     def start(self) -> "LiveTable":
         self.shoe = SimulatedPanel("shoe")
         self.bets = SimulatedPanel("bets")
-        self.results = SimulatedPanel("wheel")
-        inputs = {"shoe": self.shoe, "bets": self.bets, "wheel": self.results}
+        reader = "camera" if "camera" in self.extra_devices else "wheel"  # the results: a camera's or the wheel's
+        self.results = SimulatedPanel(reader)
+        inputs = {"shoe": self.shoe, "bets": self.bets, reader: self.results}
         daemon = Daemon(self.config(), simulate=True, fast=True, croupier=False, quiet=True, stream=self.stream,
                         inputs=inputs)
         self.daemon = daemon

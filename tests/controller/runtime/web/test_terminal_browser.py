@@ -23,7 +23,8 @@ import pytest
 from controller.events import Action
 from controller.games.contract import Accepted
 from controller.games.decisions import copy_of
-from drivers.events import SpinRead
+from controller.language import language
+from drivers.events import DiceRead, SpinRead
 from tests.controller.runtime.web.harness import PINS, LiveTable
 
 pytestmark = pytest.mark.timeout(120)
@@ -48,8 +49,8 @@ def login(page: Any, url: str, name: str, view: str = "/") -> None:
     page.wait_for_selector("#pad")
     page.fill("#name", name)
     for digit in PINS[name][1]:
-        page.click(f"#pad button:text-is('{digit}')")
-    page.click("#pad button:text-is('Log in')")
+        page.click(f"#pad button[data-key='{digit}']")
+    page.click("#pad button[data-key='Log in']")
     page.wait_for_selector("#view[data-seq]")
 
 
@@ -168,7 +169,12 @@ def test_blackjack_round_with_insurance_split_and_double_tapped_at_the_terminal(
         assert "insurance" in page.inner_text("#prompt").lower()
         dealer.decide(3, "insurance")  # the game's own amount: half the bet
         page.click("#decisions button[data-amount-for='insurance'][data-seat='2']")
-        page.click("#sheet button[data-key='5']")
+        for key in "2.5":  # typed in euros and cents: 2.50 is 250 minor units
+            page.click(f"#sheet button[data-key='{key}']")
+        assert page.inner_text("#amount-entry") == "2.5"
+        page.click("#sheet button[data-key='0']")
+        page.click("#sheet button[data-key='0']")  # a third decimal is not taken: the euro has two
+        assert page.inner_text("#amount-entry") == "2.50"
         page.click("#sheet button[data-key='OK']")
         for _ in range(300):
             if len(decisions_in_journal(table)) == 2:
@@ -187,7 +193,7 @@ def test_blackjack_round_with_insurance_split_and_double_tapped_at_the_terminal(
         assert table.call(lambda: table.daemon.table.round_no) == 2
         assert decisions_in_journal(table) == [
             ("terminal:carla", {"type": "action", "seat": 3, "action": "insurance"}),
-            ("terminal:carla", {"type": "action", "seat": 2, "action": "insurance", "amount": 500}),
+            ("terminal:carla", {"type": "action", "seat": 2, "action": "insurance", "amount": 250}),
             ("terminal:carla", {"type": "action", "seat": 1, "action": "split"}),
             ("terminal:carla", {"type": "action", "seat": 1, "action": "double"}),
             ("terminal:carla", {"type": "action", "seat": 1, "action": "stand"}),
@@ -195,7 +201,7 @@ def test_blackjack_round_with_insurance_split_and_double_tapped_at_the_terminal(
             ("terminal:carla", {"type": "action", "seat": 3, "action": "stand"})]
         assert brief(settlements(table)) == [
             (1, "main", 1, "win", 2000), (1, "main", 2, "lose", -1000),
-            (2, "insurance", None, "lose", -500), (2, "main", None, "win", 2000),
+            (2, "insurance", None, "lose", -250), (2, "main", None, "win", 2000),
             (3, "insurance", None, "lose", -1000), (3, "main", None, "win", 2000)]
         assert dealer.checked >= 15 and max(dealer.pit_ms) < PIT_MS
     finally:
@@ -282,8 +288,8 @@ def test_a_wrong_pin_is_refused_and_a_technician_cannot_decide(tmp_path: Path, c
         assert page.url.endswith("/login")
         page.fill("#name", "carla")
         for digit in "1111":
-            page.click(f"#pad button:text-is('{digit}')")
-        page.click("#pad button:text-is('Log in')")
+            page.click(f"#pad button[data-key='{digit}']")
+        page.click("#pad button[data-key='Log in']")
         page.wait_for_selector("#why:text-is('Wrong name or PIN.')")
         page.goto(table.url + "/")
         assert page.url.endswith("/login")  # no session was made
@@ -295,6 +301,15 @@ def test_a_wrong_pin_is_refused_and_a_technician_cannot_decide(tmp_path: Path, c
         page.wait_for_selector("#toast.bad")
         assert "croupier or a supervisor" in page.inner_text("#toast")
         assert [r.body["event"]["type"] for r in table.records()] == ["bet"]  # no more bets was not taken
+        # the technician clears what the fault table lets a technician clear, and only that
+        table.call(lambda: table.daemon.table.latch("device_silent.shoe", "the shoe stopped answering"))
+        table.call(lambda: table.daemon.table.latch("code_digest", "the installed code differs"))
+        page.wait_for_selector("#faults button[data-fault='device_silent.shoe']")
+        assert page.locator("#faults button[data-fault='code_digest']").count() == 0
+        assert "a supervisor clears it" in page.inner_text("#faults")
+        page.click("#faults button[data-fault='device_silent.shoe']")
+        page.wait_for_function("!document.querySelector(\"#faults button[data-fault='device_silent.shoe']\")")
+        assert [r.body["by"] for r in table.records(("clear",))] == ["terminal:tove"]
     finally:
         table.stop()
 
@@ -342,6 +357,11 @@ def test_no_limit_holdem_a_raise_of_the_croupiers_amount_and_the_least_bet_in_on
             while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
                 dealer.deal(next(deck))
         deal_on()
+        # the boxes' hole cards as the croupier sees them: face down; no board yet; each box's stack and blind
+        for seat in (1, 2, 3):
+            assert page.locator(f"#view .box[data-seat='{seat}'] .card.down").count() == 2
+        assert page.locator("#view .box .card[data-card]").count() == 0 and page.locator(".board-row").count() == 0
+        assert "stack 199.00" in page.inner_text("#view .box[data-seat='3']")  # the big blind's 1.00 is in
         # box 1 raises to an amount the player names: "another amount" opens the keypad, the range from the round
         page.click("#decisions button[data-amount-for='raise'][data-seat='1']")
         assert "2.00 to 200.00" in page.inner_text("#sheet h3")
@@ -350,6 +370,11 @@ def test_no_limit_holdem_a_raise_of_the_croupiers_amount_and_the_least_bet_in_on
         dealer.decide(2, "fold")
         dealer.decide(3, "call")
         deal_on()  # the flop
+        flop = table.call(lambda: [str(c) for c in table.daemon.table.round.hand.board_now(0)])
+        assert len(flop) == 3
+        assert page.eval_on_selector_all(".board-row .card", "cs => cs.map(c => c.dataset.card)") == flop
+        assert page.locator("#view .box[data-seat='2'] .card").count() == 0  # box 2 folded: its cards are mucked
+        assert "folded" in page.inner_text("#view .box[data-seat='2']")
         assert page.locator("#decisions button[data-seat='3'][data-action='bet'][data-amount='100']").count() == 1
         dealer.decide(3, "bet", amount=100)  # the least bet, one tap
         dealer.decide(1, "call")
@@ -417,5 +442,93 @@ def test_five_card_draw_the_cards_thrown_are_picked_at_the_terminal(tmp_path: Pa
         draws = [(source, e) for source, e in decisions_in_journal(table) if e["action"] == "draw"]
         assert len(draws) == 1 and draws[0][0] == "terminal:carla" and draws[0][1]["cards"] == thrown
         assert {s["seat"] for s in settlements(table)} == {1, 2}
+    finally:
+        table.stop()
+
+
+def test_seven_card_stud_the_boxes_show_their_up_cards_and_the_down_cards_face_down(tmp_path: Path,
+                                                                                     contexts: Any) -> None:
+    table = LiveTable(tmp_path, "seven-card-stud", "limit").start()
+    try:
+        page = contexts()
+        login(page, table.url, "carla")
+        dealer = Dealer(table, page)
+        for seat in (1, 2, 3):
+            dealer.bet(seat, "buy_in", 20000)
+        dealer.tap("#close-bets")
+        dealt = "Ah Kd 7c 2s 9h Qd Tc 5h 3d".split()
+        dealer.deal(*dealt)  # third street: two down and one up to each box
+        for seat, up in zip((1, 2, 3), dealt[6:]):
+            box = f"#view .box[data-seat='{seat}']"
+            assert page.locator(f"{box} .card.down").count() == 2
+            assert page.eval_on_selector_all(f"{box} .card[data-card]", "cs => cs.map(c => c.dataset.card)") == [up]
+        assert page.locator(".board-row").count() == 0  # stud has no board
+        # the lowest up card (the 3 of diamonds at box 3) brings in
+        assert page.locator("#decisions button[data-seat='3'][data-action='bring_in']").count() == 1
+    finally:
+        table.stop()
+
+
+def test_a_swedish_table_speaks_swedish_at_the_login_the_dealer_page_and_the_pit_view(tmp_path: Path,
+                                                                                     contexts: Any) -> None:
+    table = LiveTable(tmp_path, "blackjack", "se", language="sv").start()
+    try:
+        page, pit = contexts(), contexts()
+        page.goto(table.url + "/")
+        page.wait_for_selector("#pad button[data-key='Log in']:text-is('Logga in')")
+        assert page.get_attribute("#pin", "placeholder") == "PIN-kod"
+        page.fill("#name", "carla")
+        for digit in "0000":
+            page.click(f"#pad button[data-key='{digit}']")
+        page.click("#pad button[data-key='Log in']")
+        page.wait_for_selector("#why:text-is('Fel namn eller PIN-kod.')")
+        for digit in PINS["carla"][1]:
+            page.click(f"#pad button[data-key='{digit}']")
+        page.click("#pad button[data-key='Log in']")
+        page.wait_for_selector("#view[data-seq]")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        assert page.inner_text("#logout") == "Logga ut" and page.evaluate("document.documentElement.lang") == "sv"
+        dealer.bet(1, "main", 1000)
+        assert page.inner_text("#close-bets") == "Inga fler insatser"
+        assert "Spelomgång 1" in page.inner_text("#round")
+        dealer.tap("#close-bets")
+        dealer.deal("Th", "9c", "7d")  # box 1: 10 and 7 against the dealer's 9
+        assert page.inner_text("#prompt") == table.call(
+            lambda: language("sv").text(table.daemon.table.last_prompt.text))
+        assert "mot" in page.inner_text("#prompt")  # "Box 1: 17 mot 9 — stanna, kort eller dubbla?"
+        labels = page.eval_on_selector_all("#decisions button[data-action]", "bs => bs.map(b => b.textContent)")
+        assert "Stanna" in labels and "Stand" not in labels
+        assert page.locator("#view h3:text-is('Beslut')").count() == 1
+        texts = pit.text_content("#view") or ""  # as written (the page shows some labels in capitals)
+        assert "Läge" in texts and "Omgångar / timme" in texts and "I spel" in texts
+        dealer.decide(1, "stand")
+        assert decisions_in_journal(table) == [("terminal:carla", {"type": "action", "seat": 1, "action": "stand"})]
+        assert table.records(("console",))[0].body["what"] == "terminal login failed: Wrong name or PIN."  # English
+    finally:
+        table.stop()
+
+
+def test_sic_bo_an_unsure_throw_corrected_die_by_die_and_the_pit_shows_the_throws(tmp_path: Path, contexts: Any) -> None:
+    table = LiveTable(tmp_path, "sic-bo", "fi", devices={"camera": {"driver": "simulated"}}).start()
+    try:
+        page, pit = contexts(), contexts(1280, 800)
+        login(page, table.url, "carla")
+        login(pit, table.url, "sven", "/pit")
+        dealer = Dealer(table, page, pit)
+        dealer.bet(1, "big", 1000)
+        dealer.tap("#close-bets")
+        table.results.send(DiceRead("unsure", (4, None, 6), (), "a die leans on the rim"))
+        dealer.shown(table.settled())
+        page.wait_for_selector("#pending")
+        assert page.inner_text("#confirm") == "Tap every die"  # the second die is not read: no confirming a guess
+        page.locator("#pending .dice-pick").nth(1).locator("button:text-is('5')").click()  # the croupier looks: 5
+        assert page.inner_text("#confirm") == "Confirm 4 5 6"
+        dealer.tap("#confirm")
+        event = [r for r in table.records() if r.body["event"]["type"] == "dice"][0]
+        assert event.body["event"]["values"] == [4, 5, 6] and event.body["confirmed_by"] == "terminal:carla"
+        assert brief(settlements(table)) == [(1, "big", None, "win", 1000)]  # 15: big
+        pit.wait_for_selector("#board .throw.first", timeout=PIT_MS)
+        assert pit.inner_text("#board .throw.first .tot") == "15"
     finally:
         table.stop()

@@ -9,6 +9,8 @@ import pytest
 
 from controller.events import Bet
 from controller.runtime.auth import ConsoleUser, Lockout, hash_pin
+from controller.language import ENGLISH, language
+from controller.runtime.web.app import login_refusal
 from controller.runtime.web.session import Login, Sessions
 from tests.controller.runtime.web.harness import PINS, LiveTable
 
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.timeout(60)
 def test_a_session_cookie_is_refused_when_forged_expired_or_the_users_role_changed() -> None:
     users = {"carla": ConsoleUser("carla", "croupier", hash_pin("2468"))}
     sessions = Sessions(users, b"k" * 32, Lockout(), hours=1)
-    login, why = sessions.login("carla", "2468", 1000.0)
+    login, why, _ = sessions.login("carla", "2468", 1000.0)
     assert login == Login("carla", "croupier", 1000) and why == ""
     cookie = sessions.cookie(login)
     assert sessions.check(cookie, 1500.0) == login
@@ -28,9 +30,11 @@ def test_a_session_cookie_is_refused_when_forged_expired_or_the_users_role_chang
     assert Sessions({"carla": ConsoleUser("carla", "supervisor", users["carla"].pin_hash)}, b"k" * 32) \
         .check(cookie, 1500.0) is None  # the user's role changed
     for _ in range(4):
-        assert sessions.login("carla", "1111", 2000.0) == (None, "Wrong name or PIN.")
-    assert sessions.login("carla", "1111", 2000.0)[1] == "Wrong name or PIN. Too many failures: locked for 5 minutes."
-    assert sessions.login("carla", "2468", 2001.0)[1].startswith("Locked after too many wrong PINs")
+        assert sessions.login("carla", "1111", 2000.0) == (None, "wrong", 0)
+    assert sessions.login("carla", "1111", 2000.0) == (None, "now_locked", 0)
+    assert sessions.login("carla", "2468", 2001.0) == (None, "locked", 5)
+    assert login_refusal(ENGLISH, "locked", 5) == "Locked after too many wrong PINs: try again in 5 minutes."
+    assert login_refusal(language("sv"), "wrong", 0) != "Wrong name or PIN."  # the table's language
 
 
 def test_the_routes_refuse_what_is_not_offered_and_change_nothing(tmp_path: Path) -> None:
@@ -106,5 +110,68 @@ def test_with_a_certificate_the_terminal_speaks_only_tls_and_its_cookie_is_secur
         assert client.get("/api/state").json()["user"] == {"name": "sven", "role": "supervisor"}
         with pytest.raises(httpx.HTTPError):  # plain HTTP on the TLS port is not served
             httpx.get(f"http://127.0.0.1:{table.port}/login", timeout=5)
+    finally:
+        table.stop()
+
+
+def test_a_typed_amount_is_read_as_decimal_minor_units_and_refused_in_words_when_it_is_no_amount(tmp_path: Path) -> None:
+    table = LiveTable(tmp_path, "blackjack", "fi", terminal={"chip_unit": 50}).start()
+    try:
+        client = httpx.Client(base_url=table.url, timeout=10, headers={"X-Tablectl": "1"})
+        assert client.post("/api/login", json={"name": "carla", "pin": PINS["carla"][1]}).json()["ok"]
+        table.bet(1, "main", 2000)
+        assert client.post("/api/close_bets").json()["ok"]
+        table.deal("8h", "Ac", "8s")  # the dealer shows an ace: insurance, up to half the bet (10.00)
+        assert client.get("/api/state").json()["chip_unit"] == 50
+        seq = table.settled()
+        refusals = {
+            "abc": "Refused: “abc” is not an amount in EUR: type it as 20.50",
+            "2.505": "Refused: “2.505” is not an amount in EUR: type it as 20.50",  # more decimals than the euro has
+            "-5": "Refused: “-5” is not an amount in EUR: type it as 20.50",
+            "2.5.0": "Refused: “2.5.0” is not an amount in EUR: type it as 20.50",
+            "0": "Refused: the amount must be a whole number of minor units above 0",
+            "2.25": "Refused: 2.25 EUR is not a whole number of chips: every amount at this table is a multiple of "
+                    "0.50 EUR",
+        }
+        for typed, words in refusals.items():
+            answer = client.post("/api/act", json={"seat": 1, "action": "insurance", "amount_text": typed})
+            assert answer.status_code == 400 and answer.json()["text"] == words, typed
+        for body in ({"seat": 1, "action": "insurance", "amount_text": 250},  # typed text only
+                     {"seat": 1, "action": "insurance", "amount_text": "2.50", "amount": 250},  # one amount, once
+                     {"seat": 1, "action": "insurance", "amount": 251}):  # minor units, not whole chips
+            assert client.post("/api/act", json=body).status_code == 400, body
+        assert table.settled() == seq  # nothing refused reached the journal
+        assert client.post("/api/act", json={"seat": 1, "action": "insurance", "amount_text": "2.50"}).json()["ok"]
+        assert table.records()[-1].body["event"] == {"type": "action", "seat": 1, "action": "insurance", "amount": 250}
+    finally:
+        table.stop()
+
+
+def test_who_may_clear_a_fault_at_the_terminal_is_the_fault_tables_word(tmp_path: Path) -> None:
+    table = LiveTable(tmp_path, "roulette", "european").start()
+    try:
+        clients = {}
+        for name in PINS:
+            clients[name] = httpx.Client(base_url=table.url, timeout=10, headers={"X-Tablectl": "1"})
+            assert clients[name].post("/api/login", json={"name": name, "pin": PINS[name][1]}).json()["ok"]
+        for name, text in (("device_silent.wheel", "the wheel reader stopped answering"),
+                           ("code_digest", "the installed code differs"), ("integrity", "record 3 was edited")):
+            table.call(lambda name=name, text=text: table.daemon.table.latch(name, text))
+        shown = {f["name"]: f["clear_by"] for f in clients["carla"].get("/api/state").json()["faults"]}
+        assert shown == {"device_silent.wheel": "technician", "code_digest": "supervisor", "integrity": None}
+
+        def clear(who: str, fault: str) -> httpx.Response:
+            return clients[who].post("/api/clear_fault", json={"name": fault})
+        assert clear("carla", "device_silent.wheel").json()["text"] == \
+            "Clearing device_silent.wheel needs a technician's or a supervisor's login."
+        assert clear("tove", "code_digest").json()["text"] == "Clearing code_digest needs a supervisor's login."
+        assert clear("sven", "integrity").json()["text"] == \
+            "integrity clears only by a restart, once the cause is mended."
+        assert clear("tove", "device_silent.wheel").json()["ok"]  # a technician, as at the console
+        assert clear("sven", "code_digest").json()["ok"]
+        assert [f["name"] for f in clients["sven"].get("/api/state").json()["faults"]] == ["integrity"]
+        cleared = [r.body for r in table.records(("clear",))]
+        assert [(c["names"], c["by"]) for c in cleared] == [(["device_silent.wheel"], "terminal:tove"),
+                                                            (["code_digest"], "terminal:sven")]
     finally:
         table.stop()
