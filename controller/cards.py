@@ -30,9 +30,8 @@ def hand_key(rank: int, suit: str) -> int:
     if rank == JOKER_RANK:
         return 0
     suit_bits = 1 << (4 * SUITS.index(suit))
-    if rank <= 8:
-        return suit_bits + (5 ** (rank - 2) << 16)
-    return suit_bits + (5 ** (rank - 9) << 33)
+    digit: int = 5 ** (rank - 2 if rank <= 8 else rank - 9)
+    return suit_bits + (digit << (16 if rank <= 8 else 33))
 
 
 class CardError(ValueError):

@@ -62,8 +62,8 @@ def all_seven_key_counts(royal: int) -> np.ndarray:
     from controller.hands import kernels
 
     _kernels()  # numba present, or the error that says how to install it
-    counts: np.ndarray = kernels.all_seven_keys(*_arrays(), royal)
-    return counts
+    walk: Callable[..., np.ndarray] = kernels.all_seven_keys
+    return walk(*_arrays(), royal)
 
 
 def all_seven_counts() -> np.ndarray:
