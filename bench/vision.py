@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,10 +72,28 @@ def bench_dice(count: int, base: int = 100_000, jobs: int = 1, face_model: bool 
     return _tally(run_scenes(partial(score_throw, face_model=face_model), count, base, jobs))
 
 
-def bench_spins(count: int, base: int = 200_000, jobs: int = 1) -> dict:
-    from drivers.vision.scoring import score_spin
-    records = run_scenes(score_spin, count, base, jobs)
+def bench_styled_dice(count: int, base: int, jobs: int = 1) -> dict:
+    """Styled throws (synth_styles): by kind, by camera tilt (the "by_strength" key), by cloth and by dice."""
+    from drivers.vision.scoring import score_styled_throw, summarise
+    records = run_scenes(score_styled_throw, count, base, jobs)
     out = _tally(records)
+    out["by_tilt"] = out.pop("by_strength")
+    for key in ("cloth", "dice"):
+        groups: dict[str, list[str]] = defaultdict(list)
+        for r in records:
+            groups[r[key]].append(r["verdict"])
+        out[f"by_{key}"] = {k: summarise(v) for k, v in sorted(groups.items())}
+    return out
+
+
+def bench_spins(count: int, base: int = 200_000, jobs: int = 1, varied: bool = False) -> dict:
+    from functools import partial
+
+    from drivers.vision.scoring import score_spin
+    records = run_scenes(partial(score_spin, varied=varied), count, base, jobs)
+    out = _tally(records)
+    reasons = Counter(r["reason"].split(":")[0] for r in records if r.get("reason"))
+    out["unsure_reasons_where_truth_is_a_result"] = dict(reasons.most_common(6))
     timed = sorted((r for r in records if "latency" in r), key=lambda r: r["latency"])
     lat = [r["latency"] for r in timed]
     wrong = out.pop("wrong_examples")
@@ -236,6 +254,11 @@ def main() -> int:
     parser.add_argument("--spins", type=int, default=1_000, help="synthetic roulette spins")
     parser.add_argument("--dice-seed", type=int, default=100_000, help="first seed of the dice throws")
     parser.add_argument("--spin-seed", type=int, default=200_000, help="first seed of the spins")
+    parser.add_argument("--styled-dice", type=int, default=0,
+                        help="styled dice throws (synth_styles: cloths, dice, light, blur, clutter, tilt to 35 degrees)")
+    parser.add_argument("--styled-seed", type=int, default=2_200_000, help="first seed of the styled throws")
+    parser.add_argument("--varied-spins", action="store_true",
+                        help="spins of varied wheel designs, with the ball hidden mid-spin (synth_roulette.ALL_KINDS)")
     parser.add_argument("--no-photos", action="store_true", help="skip the real photos")
     parser.add_argument("--no-detector", action="store_true",
                         help="photos read by the classical finder alone (no learned detector)")
@@ -264,7 +287,9 @@ def main() -> int:
     after_table_readers = rss_mb()
     report["face_model"] = not args.no_face_model
     report["synthetic_dice"] = bench_dice(args.dice, args.dice_seed, args.jobs, not args.no_face_model)
-    report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed, args.jobs)
+    if args.styled_dice:
+        report["styled_dice"] = bench_styled_dice(args.styled_dice, args.styled_seed, args.jobs)
+    report["synthetic_spins"] = bench_spins(args.spins, args.spin_seed, args.jobs, args.varied_spins)
     photos = args.photos
     if photos is None:
         for cand in (ROOT.parent / "shared/data/dice-photos", ROOT.parent.parent / "shared/data/dice-photos"):

@@ -1,11 +1,12 @@
-"""The calibrated dice reader's speed, this checkout against an older commit, in alternating runs.
+"""The calibrated dice reader's and the roulette reader's speed, this checkout against an older commit, in turns.
 
 On a shared machine the load changes from minute to minute, so one figure from each side says
 little.  This extracts ``--base`` (a git commit) to a temporary folder and times the two code
 trees in turn, ``--rounds`` times each, in fresh processes: the speed frames of bench/vision.py
 (20 synthetic 640x480 throws, seeds 300000-300019, one OpenCV thread), read by the reader with
 the face model as the speed pass has it (calibration without per-colour sizes) and as a table
-calibrated with per-colour sizes reads.  Prints one JSON document (wall ms a frame, and CPU ms of
+calibrated with per-colour sizes reads, and the roulette reader on a rendered spin's frames (at least
+twice ``--frames``, calibrated wheel).  Prints one JSON document (wall ms a frame, and CPU ms of
 the process, which the other sessions' load disturbs less; median and all rounds)::
 
     python bench/vision_speed_ab.py --base main --rounds 5
@@ -44,6 +45,17 @@ for key, reader in (("speed_pass", plain), ("with_die_sizes", sized)):
     for i in range(frames):
         reader.read(images[i % len(images)])
     out[key] = ((time.perf_counter() - wall) * 1000 / frames, (time.process_time() - cpu) * 1000 / frames)
+from drivers.vision import synth_roulette as S
+from drivers.vision.roulette import RouletteReader
+spin = list(S.frames(300000, "ok", 0.3))  # the one wheel both trees draw alike
+rr = RouletteReader(S.calibration())
+wall, cpu, n = time.perf_counter(), time.process_time(), 0
+while n < 2 * frames:
+    for i, f in enumerate(spin):
+        rr.update(i, f)
+        n += 1
+    rr.reset()
+out["roulette"] = ((time.perf_counter() - wall) * 1000 / n, (time.process_time() - cpu) * 1000 / n)
 print(json.dumps(out))
 """
 

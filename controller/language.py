@@ -31,7 +31,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
+
+from controller.money import ENGLISH_MONEY, MoneyFormat, format_money, money_format
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 SOURCE = "en"
@@ -44,22 +46,21 @@ GAME = "game"
 SPOT = "spot"
 """The context of the kinds of a layout's spots (``straight``, ``split``, ``dozen``): their own, since a
 blackjack ``split`` (an action) and a roulette ``split`` (two numbers) are different words."""
-TRANSLATED_GAMES = ("blackjack", "punto-banco", "roulette", "tarning", "sic-bo", "fast-poker", "caribbean-stud",
-                    "three-card-poker", "restaurant-holdem", "red-dog", "bulldog", "texas-holdem-bonus",
-                    "ultimate-texas-holdem", "dynamic-poker-pro")
-"""The games whose prompts, alerts and reasons the catalogues hold in every language (the catalogue test plays
-each and fails on any text without a translation). The other games' messages are shown in English so far
-(docs/languages.md); the table's own words (the terminal, the sign, the summaries) are translated for every game."""
-
 _PLACE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _MAX_DEPTH = 4
 _NUMBER = r"-?\d+"
 _KINDS = {"seat": r"\d+(?: \([^()]*\))?",  # a seat and its player's chip colour: "2 (pink)"
           **{name: _NUMBER for name in ("box", "hand", "seats", "boxes_count", "number", "count", "points",
                                         "other", "expected", "seen", "amount", "minimum", "maximum", "stake",
-                                        "half", "main", "unit", "others", "hands", "low", "high", "raise_", "ante")},
-          "boxes": r"\d+(?:, \d+)*", "card": r"\S+", "cards": r"[^()]+?"}
+                                        "half", "main", "unit", "others", "hands", "low", "high", "raise_", "ante",
+                                        "fee", "per")},
+          "boxes": r"\d+(?:, \d+)*", "card": r"\S+", "cards": r"[^()]+?",
+          "hand_cards": r"(?:[2-9TJQKA][shdc]|Jk)+"}  # a hand's cards written together: "Kd9d9sTc2c"
 """What the places of these names hold (numbers, cards), so that a text splits into its places one way only."""
+MONEY = frozenset({"amount", "minimum", "maximum", "low", "high", "fee", "half", "main", "unit", "ante", "raise_",
+                   "others"})
+"""The places of the games' messages that hold an amount in minor units: shown in the table's money format where
+the caller gives it (``Language.text(text, money=...)``: ``call 100`` is ``call SEK 1.00``, ``syna 1,00 SEK``)."""
 _WORDS = re.compile(r"[^\W\d_]{3,} [^\W\d_]{3,}")
 """Two words of three letters or more: English a translation must not pass through (a card pair such as
 ``Kh Qc`` or a name is not words)."""
@@ -199,6 +200,7 @@ class Language:
     messages: Mapping[str, str]
     missing: set[str] = field(default_factory=set)
     track: bool = True  # record texts without a translation in ``missing`` (the tests); the table's own do not
+    money_format: MoneyFormat = ENGLISH_MONEY
 
     def __post_init__(self) -> None:
         prefix = GAME + CONTEXT
@@ -229,6 +231,27 @@ class Language:
         catalogue has one, else as it is (a spot such as ``straight:17`` has no words to translate)."""
         return self.game.get(english, english) if not self.english else english
 
+    def hand(self, name: str) -> str:
+        """A hand's name as a game writes it in an outcome (``Pair of kings``, ``flush 8hJh5h2h3h``,
+        ``straight_flush``): the catalogue's word, else its text with places (``Pair of {ranks}``)."""
+        if self.english:
+            return name
+        exact = self.game.get(name)
+        return exact if exact is not None else self.text(name)
+
+    def money(self, amount: int, minor_unit: int = 100, currency: str = "", whole: bool = False,
+              grouped: bool = True) -> str:
+        """An amount of minor units in this language's money format (``X-Money-Format`` of its catalogue,
+        docs/languages.md): ``SEK 1,234.50`` in English, ``1 234,50 SEK`` in Swedish."""
+        return format_money(amount, minor_unit, currency, self.money_format, whole=whole, grouped=grouped)
+
+    def percent(self, part: int, whole: int) -> str:
+        """``part`` of ``whole`` as a per-cent with one decimal, in this language's decimal mark (``4,7 %``):
+        integer arithmetic, rounded half away from zero."""
+        tenths = (abs(part) * 2000 // abs(whole) + 1) // 2
+        sign = "-" if (part < 0) != (whole < 0) and tenths else ""
+        return f"{sign}{tenths // 10}{self.money_format.decimal}{tenths % 10} %"
+
     def spot(self, name: str) -> str:
         """A spot's name: ``main`` -> ``insats``; a layout's spot by its kind, ``straight:17`` -> ``enkelnummer 17``
         (in English as the table names it)."""
@@ -241,19 +264,24 @@ class Language:
             return f"{self.spots[kind]} {numbers}"
         return self.game.get(name, name)
 
-    def text(self, english: str) -> str:
-        """A finished English text (a game's prompt, reason or alert) in this language."""
-        if self.english or not english:
+    def text(self, english: str, money: Callable[[int], str] | None = None) -> str:
+        """A finished English text (a game's prompt, reason or alert) in this language; with ``money``, the amounts
+        in its places (``MONEY``) are written by it (the table's currency and money format)."""
+        if not english:
             return english
-        out = self._text(english, 0)
+        if self.english:
+            return english if money is None else _english_ids().text(english, money)
+        out = self._text(english, 0, money)
         if out is None:
             if self.track:
                 self.missing.add(english)
             return english
         return out
 
-    def _text(self, english: str, depth: int) -> str | None:
+    def _text(self, english: str, depth: int, money: Callable[[int], str] | None = None) -> str | None:
         exact = self.game.get(english)
+        if exact is None:
+            exact = self.messages.get(english)  # the runtime's own words, as a refusal or a fault's text gives them
         if exact is not None and not _PLACE.search(english):
             return exact
         if depth >= _MAX_DEPTH:
@@ -264,7 +292,10 @@ class Language:
                 continue
             values: dict[str, str] = {}
             for name, value in m.groupdict().items():
-                shown = self._value(name, value, depth + 1)
+                if money is not None and name in MONEY and re.fullmatch(r"-?\d+", value):
+                    values[name] = money(int(value))
+                    continue
+                shown = self._value(name, value, depth + 1, money)
                 if shown is None:
                     break
                 values[name] = shown
@@ -272,11 +303,16 @@ class Language:
                 return self.game[pattern.msgid].format(**values)
         return None
 
-    def _value(self, name: str, text: str, depth: int) -> str | None:
+    def _value(self, name: str, text: str, depth: int, money: Callable[[int], str] | None = None) -> str | None:
         """A place's text: translated where the catalogue has it (a word, a phrase); as it is where it is a
         number, a card, a name or free text (a place named ``free_...``, such as the reason a croupier gave);
-        None where it is English words the catalogue lacks (then this id does not fit the text)."""
-        translated = self._text(text, depth)
+        None where it is English words the catalogue lacks (then this id does not fit the text). A place named
+        ``list_...`` holds items joined by ``, `` (``box 1, box 2``; ``fold, call 100``): each is translated
+        in turn."""
+        if name.startswith("list_"):
+            items = [self._value("item", item, depth, money) for item in text.split(", ")]
+            return None if any(item is None for item in items) else ", ".join(str(item) for item in items)
+        translated = self._text(text, depth, money)
         if translated is not None:
             return translated
         if name.startswith("free_") or not _WORDS.search(text):
@@ -285,9 +321,23 @@ class Language:
 
 
 @lru_cache(maxsize=None)
-def _catalogue(code: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    po = read_po(LOCALE_DIR / f"{code}.po")
-    return po[""].get("X-Language-Name", code), tuple(po["messages"].items())
+def _catalogue(code: str) -> tuple[str, tuple[tuple[str, str], ...], MoneyFormat]:
+    path = LOCALE_DIR / f"{code}.po"
+    po = read_po(path)
+    sample = po[""].get("X-Money-Format")
+    try:
+        shown = ENGLISH_MONEY if sample is None else money_format(sample)
+    except ValueError as exc:
+        raise CatalogueError(f"{path.name}: X-Money-Format: {exc}") from None
+    return po[""].get("X-Language-Name", code), tuple(po["messages"].items()), shown
+
+
+def catalogue_language(code: str, track: bool = True) -> Language:
+    """A fresh ``Language`` of ``code`` (the tests' own: ``track`` collects the texts without a translation)."""
+    if code == SOURCE:
+        return Language(SOURCE, "English", {}, track=track)
+    name, messages, shown = _catalogue(code)
+    return Language(code, name, dict(messages), track=track, money_format=shown)
 
 
 def check(code: str) -> str | None:
@@ -306,8 +356,14 @@ def language(code: str = SOURCE) -> Language:
     problem = check(code)
     if problem is not None:
         raise ValueError(f"unknown language {code!r}: {problem}")
-    name, messages = _catalogue(code)
-    return Language(code, name, dict(messages), track=False)  # shared by a daemon that runs for months
+    return catalogue_language(code, track=False)  # shared by a daemon that runs for months: it collects nothing
 
 
 ENGLISH = Language(SOURCE, "English", {}, track=False)
+
+
+@lru_cache(maxsize=1)
+def _english_ids() -> Language:
+    """The games' messages as their own English translation: how an English table writes the amounts in them."""
+    ids = read_po(LOCALE_DIR / "games.pot", keep_empty=True)["messages"]
+    return Language("en-ids", "English", {key: key.split(CONTEXT, 1)[1] for key in ids}, track=False)

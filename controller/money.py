@@ -75,6 +75,61 @@ def format_amount(amount: int, minor_per_major: int = 100, currency: str = "", *
     return (f"{currency} {text}" if code_first else f"{text} {currency}").strip()
 
 
+@dataclass(frozen=True, slots=True)
+class MoneyFormat:
+    """How a language writes an amount: the decimal mark, the mark between thousands ('' for none), and whether
+    the currency code comes first (``SEK 1,234.50``) or last (``1 234,50 SEK``)."""
+
+    decimal: str = "."
+    group: str = ","
+    code_first: bool = True
+
+
+ENGLISH_MONEY = MoneyFormat(".", ",", True)
+"""English: ``SEK 1,234.50`` (the code first, a point, commas between thousands)."""
+
+
+def money_format(sample: str) -> MoneyFormat:
+    """A money format from its sample, as a catalogue's header gives it: ``1 234,56 SEK``, ``1.234,56 SEK``,
+    ``SEK 1,234.56`` (the sample's number is always one thousand two hundred and thirty-four and 56 hundredths,
+    its currency the letters ``SEK``)."""
+    text = sample.strip()
+    code_first = text.startswith("SEK")
+    number = (text[3:] if code_first else text[:-3]).strip() if "SEK" in (text[:3], text[-3:]) else ""
+    if len(number) < 7 or not number.startswith("1") or not number.endswith("234" + number[-3] + "56"):
+        raise ValueError(f"{sample!r} is not a sample such as '1 234,56 SEK' or 'SEK 1,234.56'")
+    group, decimal = number[1:-6], number[-3]
+    if decimal.isdigit() or group == decimal or len(group) > 1:
+        raise ValueError(f"{sample!r}: a decimal mark and at most one mark between thousands")
+    return MoneyFormat(decimal, group, code_first)
+
+
+def format_money(amount: int, minor_per_major: int = 100, currency: str = "", style: MoneyFormat = ENGLISH_MONEY,
+                 *, whole: bool = False, grouped: bool = True) -> str:
+    """``amount`` minor units in a language's format: ``SEK 1,234.50``, ``1 234,50 SEK``, ``-20,00 SEK``.
+
+    ``whole`` leaves the minor units out of a whole amount (``5000`` -> ``50``, as the sign shows limits);
+    ``grouped=False`` leaves out the marks between thousands (the sign's limits: ``10-10000``, one word each).
+
+    >>> format_money(123450, 100, "SEK"), format_money(-2000, 100, "SEK", MoneyFormat(",", " ", False))
+    ('SEK 1,234.50', '-20,00 SEK')
+    >>> format_money(123456789, 100, "EUR", MoneyFormat(",", ".", False)), format_money(5000, whole=True)
+    ('1.234.567,89 EUR', '50')
+    >>> format_money(7, 1, "ISK", MoneyFormat(",", ".", False)), format_money(1005, 1000, "", MoneyFormat(",", "", True))
+    ('7 ISK', '1,005')
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise TypeError(f"an amount must be a whole number of minor units, not {amount!r}")
+    sign = "-" if amount < 0 else ""
+    major, minor = divmod(abs(amount), minor_per_major)
+    digits = len(str(minor_per_major - 1)) if minor_per_major > 1 else 0
+    whole_part = f"{major:,}".replace(",", style.group if grouped else "")
+    text = sign + whole_part + (f"{style.decimal}{minor:0{digits}d}" if digits and not (whole and minor == 0) else "")
+    if not currency:
+        return text
+    return f"{currency} {text}" if style.code_first else f"{text} {currency}"
+
+
 def parse_amount(text: str, minor_per_major: int = 100) -> int:
     """An amount typed in the currency's major units (``20``, ``20.50``, ``0.5``) as minor units (``2050``), read
     digit by digit as a decimal string, never through a float. ``ValueError`` for anything else: an empty text, a

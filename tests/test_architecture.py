@@ -33,6 +33,44 @@ def test_the_rules_import_no_hardware_and_the_drivers_no_rules() -> None:
                 and b != "controller.money"]
 
 
+def _private_uses(names: set[str]) -> list[str]:
+    """Where a module outside the games and the journal uses one of these private names of another object."""
+    found = []
+    outside = [p for p in sorted((ROOT / "controller").rglob("*.py")) + sorted((ROOT / "drivers").rglob("*.py"))
+               if "games" not in p.relative_to(ROOT).parts and p.name != "journal.py"]  # the owners may
+    for path in outside:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in names and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+                    and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in names:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} getattr {node.args[1].value}")
+    return found
+
+
+def test_nothing_outside_the_journal_runs_sql_and_no_one_reaches_into_a_round() -> None:
+    """The journal answers in public (Journal.last, recent_outcomes, completed_rounds, ...); the table applies
+    events to ``Round.copy()``; a tool reads a round's public view. Nothing calls their private parts."""
+    assert _private_uses({"_query", "_db", "_snapshot", "_restore", "_prompt", "_minimum", "_maximum"}) == []
+
+
+def test_no_event_is_told_by_the_name_of_its_class() -> None:
+    """An event is matched by its class (isinstance, a registry keyed by class), never by comparing
+    ``type(x).__name__`` with a string: a class of the same name from anywhere would pass."""
+    found = []
+    for path in sorted((ROOT / "controller").rglob("*.py")) + sorted((ROOT / "drivers").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                named = any(isinstance(x, ast.Attribute) and x.attr == "__name__" and not (
+                    isinstance(x.value, ast.Name) and x.value.id == "__name__") for x in sides)
+                if named and any(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in sides) \
+                        and not any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+
+
 @pytest.mark.parametrize("spec", all_games(), ids=lambda s: s.id)
 def test_how_to_add_a_game_holds_for_every_game(spec) -> None:
     # 2. what the runtime needs is declared
@@ -84,6 +122,32 @@ def test_how_to_add_a_device_kind_holds_for_every_kind(kind) -> None:
     # 3. its page under docs/devices shows its drivers, keys and faults as the kind declares them
     text = (ROOT / "docs" / "devices" / kind.docs).read_text(encoding="utf-8")
     assert registry.page_with(text, kind) == text, "run: python tools/device_kinds.py --write"
+    # ... and so does its rows of the devices table in docs/configuration.md: each driver says what it builds
+    assert all(registry.built_as(kind, driver) for driver in kind.drivers)
+    assert set(kind.wiring) <= {key for keys in kind.drivers.values() for key in keys}
+
+
+def test_the_configuration_pages_devices_table_is_the_registrys() -> None:
+    """docs/configuration.md's devices table is written from the kinds: a kind, a driver or a key that is
+    not in it (or one that is gone) fails here."""
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert text.count(registry.TABLE_BEGIN) == 1 and text.count(registry.TABLE_END) == 1
+    assert registry.configuration_page_with(text) == text, "run: python tools/device_kinds.py --write"
+    table = registry.devices_table()
+    for kind in registry.all_kinds():
+        for driver, keys in kind.drivers.items():
+            row = next(line for line in table.splitlines() if line.startswith(f"| [`[devices.{kind.name}]`]")
+                       and f"| `{driver}` |" in line)
+            assert all(f"`{key}`" in row for key in keys)
+
+
+def test_a_kind_that_does_not_say_what_a_driver_builds_is_refused() -> None:
+    from dataclasses import replace
+
+    kind = replace(registry.by_name()["wheel"], built_as={})
+    with pytest.raises(registry.KindConflict, match="built_as"):
+        registry.built_as(kind, "serial")
+    assert registry.built_as(kind, "simulated") == registry.STAND_INS["simulated"]
 
 
 RFID = """
@@ -93,13 +157,39 @@ from typing import Any, Callable, Mapping
 from controller import checks
 from controller.events import Bet
 from controller.runtime.devices.base import DeviceKind, on_pty
-from controller.runtime.intents import Submit, fixed
+from controller.runtime.intents import Noted, Submit, fixed, one
 
 
 @dataclass(frozen=True, slots=True)
 class ChipRead:
     seat: int
     spot: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChipUnsure:
+    seat: int
+
+
+def unsure(source, raw, view):
+    limit = view.wiring.setting(source, "misread_limit", 4)
+    return one(view.memory, Noted(f"{source}: box {raw.seat} unsure, {limit} in a row latch"))
+
+
+class ChipHand:
+    # the croupier's hand at the emulated reader: it puts a chip on the box (a Bet) itself
+
+    def __init__(self) -> None:
+        self.placed = []
+
+    def carry(self, raw, sends) -> bool:
+        if not isinstance(raw, Bet):
+            return False
+        self.placed.append(raw)
+        return True
+
+    def let_go(self) -> None:
+        pass
 
 
 class Reader:
@@ -119,18 +209,21 @@ class Reader:
 def builder(emulated: bool):
     def build(context, device) -> None:
         context.built.inputs[device.name] = Reader(device.name, str(device.settings["port"]), emulated)
+        if emulated:
+            context.built.simulation.hands.append(ChipHand())
     return build
 
 
 KIND = DeviceKind(
     name="chip_reader",
-    drivers={"serial": checks.SERIAL, "simulated": {}},
+    drivers={"serial": {**checks.SERIAL, "misread_limit": checks.int_range(1, 9)}, "simulated": {}},
     required={"serial": {"port": "a serial device needs its port"}},
     builds=frozenset({"serial"}),
     emulated=on_pty,
     real=builder(False),
     emulator=builder(True),
-    translate={ChipRead: fixed(lambda source, raw: Submit(Bet(raw.seat, raw.spot)))},
+    translate={ChipRead: fixed(lambda source, raw: Submit(Bet(raw.seat, raw.spot))), ChipUnsure: unsure},
+    wiring={"misread_limit": 4},
     faults=("device_silent",),
     docs="chip-reader.md",
 )
@@ -143,7 +236,8 @@ def test_a_new_device_kind_is_one_module(tmp_path, monkeypatch) -> None:
 
     from controller import config as table_config
     from controller.runtime import devices
-    from controller.runtime.translate import Submit, TableView, translate
+    from controller.runtime.simulation import CroupierHands
+    from controller.runtime.translate import Noted, Submit, TableView, translate, wiring_for
 
     folder = tmp_path / "kinds"
     folder.mkdir()
@@ -166,12 +260,23 @@ def test_a_new_device_kind_is_one_module(tmp_path, monkeypatch) -> None:
     loop = asyncio.new_event_loop()
     try:
         real = devices.build(config, loop, simulate=False).inputs["chip_reader"]  # build: for real ...
-        emulated = devices.build(config, loop, simulate=True).inputs["chip_reader"]  # ... and as an emulator
+        built = devices.build(config, loop, simulate=True)  # ... and as an emulator, with its croupier's hand
+        emulated = built.inputs["chip_reader"]
+        hands = CroupierHands("buttons", built, loop)
+        hands.send(Bet(2, "player", 500))
     finally:
         loop.close()
     assert (type(real).__name__, real.emulated, emulated.emulated) == ("Reader", False, True)
+    assert hands.pressed == 1 and built.simulation.hands[-1].placed == [Bet(2, "player", 500)]
 
-    event = sys.modules["controller.runtime.devices.chip_reader"].ChipRead(3, "banker")  # translate: its rows
+    module = sys.modules["controller.runtime.devices.chip_reader"]
+    event = module.ChipRead(3, "banker")  # translate: its rows
     assert translate("chip_reader", event, TableView()).intents[0] == Submit(Bet(3, "banker"))
+    wiring = wiring_for(config)  # the keys its rows read: its default, or what its section gives
+    assert wiring.setting("chip_reader", "misread_limit", None) == 4
+    data["devices"]["chip_reader"] = {"driver": "serial", "port": "/dev/ttyUSB7", "misread_limit": 2}
+    wiring = wiring_for(table_config.from_mapping(data, "test"))
+    assert translate("chip_reader", module.ChipUnsure(5), TableView(wiring)).intents == (
+        Noted("chip_reader: box 5 unsure, 2 in a row latch"),)
     monkeypatch.undo()
     assert "chip_reader" not in registry.by_name()

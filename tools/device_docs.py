@@ -9,6 +9,7 @@ against tests/drivers/displays/reference/; the wiring tables from hw/*.toml
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,16 @@ certain on long cables.
 """
 
 
+def _sign_frame(content: Any, t: float) -> Any:
+    """The sign's picture at ``t`` seconds of ``content``."""
+    return render_matrix(frame_at(content, SIGN_WIDTH, t), pitch=4)
+
+
+def _tower_frame(pattern: Any, t: float) -> Any:
+    """The tower's picture at ``t`` seconds of ``pattern``."""
+    return render_tower(pattern.state_at(t))
+
+
 POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
 GROUND = {6, 9, 14, 20, 25, 30, 34, 39}
 KIND_COLOURS = {"bus": (90, 140, 230), "buttons": (240, 200, 40), "tower": (230, 90, 60), "puck": (60, 200, 120),
@@ -110,8 +121,9 @@ def header_picture(config: Any) -> Any:
             kind, label = by_pin[physical]
             colour = KIND_COLOURS.get(kind, (160, 160, 160))
         else:
-            bcm = next((b for b, ph in HEADER_PIN.items() if ph == physical), None)
-            colour, label = (225, 225, 225), {0: "ID_SD (reserved)", 1: "ID_SC (reserved)"}.get(bcm, f"GPIO{bcm} free")
+            free = next((b for b, ph in HEADER_PIN.items() if ph == physical), None)
+            reserved = {0: "ID_SD (reserved)", 1: "ID_SC (reserved)"}
+            colour, label = (225, 225, 225), reserved.get(free, f"GPIO{free} free") if free is not None else "free"
         draw.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=colour, outline=(0, 0, 0))
         text = f"{physical:>2} {label}" if right else f"{label} {physical:>2}"
         x = cx + 12 if right else cx - 12 - draw.textlength(text, font=font)
@@ -140,7 +152,7 @@ def write_sign() -> None:
     for name, content in (("roulette", examples.ROULETTE), ("punto-banco", examples.PUNTO_BANCO),
                           ("sic-bo", examples.SIC_BO), ("tarning", examples.TARNING)):
         seconds = cycle_length(content, SIGN_WIDTH)
-        frames = sample(lambda t, c=content: render_matrix(frame_at(c, SIGN_WIDTH, t), pitch=4), seconds, 10)
+        frames = sample(functools.partial(_sign_frame, content), seconds, 10)
         write_gif(frames, IMG / f"sign-{name}.gif", 100)
     write_png(render_matrix(frame_at(examples.ROULETTE, SIGN_WIDTH, cycle_length(examples.ROULETTE, SIGN_WIDTH) - 0.2),
                             pitch=4), IMG / "sign-roulette-results.png")
@@ -191,7 +203,7 @@ def write_sign_boards() -> None:
 
         content = replace(board_content(game, variant, rounds, seed=7), limits=())  # the limits' pages: above
         seconds = cycle_length(content, SIGN_WIDTH)
-        frames = sample(lambda t, c=content: render_matrix(frame_at(c, SIGN_WIDTH, t), pitch=4), seconds, 6)
+        frames = sample(functools.partial(_sign_frame, content), seconds, 6)
         write_gif(frames, IMG / f"sign-board-{name}.gif", 167)
 
 
@@ -219,7 +231,7 @@ def write_tower() -> None:
     for name, pattern in PATTERNS.items():
         waves = [w for w in (pattern.green, pattern.amber, pattern.red, pattern.buzzer) if w]
         seconds = max([w.period for w in waves] + [2.0])
-        frames = sample(lambda t, p=pattern: render_tower(p.state_at(t)), seconds, 16)
+        frames = sample(functools.partial(_tower_frame, pattern), seconds, 16)
         write_gif(frames, IMG / f"tower-{name}.gif", 62)
 
 

@@ -1,10 +1,11 @@
-"""Write each device kind's configuration section into its page under docs/devices (from the kind's schema).
+"""Write each device kind's configuration section into its page under docs/devices (from the kind's schema),
+and the devices table of docs/configuration.md (from every kind).
 
     python tools/device_kinds.py          # show which pages are out of date
     python tools/device_kinds.py --write  # rewrite them
 
 The kinds are controller/runtime/devices/<kind>.py (docs/architecture.md, "How to add a device kind");
-tests/test_architecture.py fails when a page and its kind disagree.
+tests/test_architecture.py fails when a page (or the table) and the kinds disagree.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ def main(argv: list[str]) -> int:
             stale.append(f"docs/devices/{kind.docs} ({kind.name})")
             if "--write" in argv:
                 page.write_text(wanted, encoding="utf-8")
+    configuration = ROOT / "docs" / "configuration.md"
+    text = configuration.read_text(encoding="utf-8")
+    wanted = registry.configuration_page_with(text)
+    if wanted != text:
+        stale.append("docs/configuration.md (the devices table)")
+        if "--write" in argv:
+            configuration.write_text(wanted, encoding="utf-8")
     for line in stale:
         print(("written: " if "--write" in argv else "out of date: ") + line)
     return 1 if stale and "--write" not in argv else 0

@@ -70,7 +70,7 @@ def holdem(table: LiveTable) -> None:
     deck = iter("Ah Kd 7c 2s 9h Qd Tc 5h 3d 4c 8s Jh 6d 2c 3c".split())
 
     def deal_on() -> None:
-        while "card" in table.call(lambda: tuple(table.daemon.table.last_prompt.expects)):
+        while "card" in expects(table):
             table.deal(next(deck))
     deal_on()
     for seat, action in ((5, "call"), (1, "fold"), (2, "call"), (3, "check")):  # before the flop
@@ -97,14 +97,39 @@ def spins(table: LiveTable, count: int, seed: int = 11) -> None:
     table.settled()
 
 
+def expects(table: LiveTable) -> tuple[str, ...]:
+    """What the live table's round waits for (read on its loop; nothing before its first prompt)."""
+    daemon = table.daemon
+    assert daemon is not None, "the live table has not started"
+
+    def read() -> tuple[str, ...]:
+        live = daemon.table
+        prompt = live.last_prompt if live is not None else None
+        assert prompt is not None, "the live table has no prompt yet"
+        return tuple(prompt.expects)
+    return tuple(table.call(read))
+
+
+def round_no(table: LiveTable) -> int:
+    """The round the live table's daemon is at (read on its loop)."""
+    daemon = table.daemon
+    assert daemon is not None, "the live table has not started"
+
+    def read() -> int:
+        live = daemon.table
+        assert live is not None, "the live table has not started"
+        return live.round_no
+    return int(table.call(read))
+
+
 def coups(table: LiveTable, count: int, seed: int = 5) -> None:
     deck = cards.shuffled(cards.shoe(8), random.Random(seed))
     position = 0
     for _ in range(count):
-        start = table.call(lambda: table.daemon.table.round_no)
+        start = round_no(table)
         table.bets.send(Bet(1, "banco", 10000))
         table.bets.send(CloseBets())
-        while table.call(lambda: table.daemon.table.round_no) == start:
+        while round_no(table) == start:
             table.deal(str(deck[position]))
             position += 1
 

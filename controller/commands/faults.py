@@ -29,7 +29,7 @@ def run_list(args: argparse.Namespace) -> int:
         print(markdown_table(), end="")
         return 0
     if args.json:
-        print_json([{"name": k.name, "meaning": k.meaning, "stops": k.stops, "stops_text": k.stops_text,
+        print_json([{"name": k.name, "title": k.title, "meaning": k.meaning, "stops": k.stops, "stops_text": k.stops_text,
                      "tower": k.pattern, "cleared_by": k.clear_role, "cleared_by_text": CLEAR_ROLES[k.clear_role]}
                     for k in FAULTS.values()])
         return 0
@@ -38,6 +38,6 @@ def run_list(args: argparse.Namespace) -> int:
         raise UsageError(f"faults list: --lang {args.lang}: {problem}")
     t = language(args.lang).t
     for k in FAULTS.values():
-        print(f"{k.name}: {t(k.meaning)}\n  " + t("stops: {stops}; tower: {tower}; cleared by {who}",
+        print(f"{k.name} ({t(k.title)}): {t(k.meaning)}\n  " + t("stops: {stops}; tower: {tower}; cleared by {who}",
                                                 stops=t(k.stops_text), tower=k.pattern, who=t(CLEAR_ROLES[k.clear_role])))
     return 0

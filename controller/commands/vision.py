@@ -44,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gen.add_argument("--strength", type=float, default=0.5, help="distortion strength 0..1")
     gen.add_argument("--quiet", action="store_true", help="no progress line on stderr (none when not a terminal)")
     gen.add_argument("--kind", help="one scene kind only (default: all kinds in turn)")
+    gen.add_argument("--varied", action="store_true",
+                     help="roulette: each wheel's design drawn from its seed, and the kinds with the ball hidden "
+                          "mid-spin among those in turn")
     gen.set_defaults(run=generate)
     parser.set_defaults(run=lambda args: (parser.print_help(), 2)[1])
 
@@ -162,8 +165,9 @@ def generate(args: argparse.Namespace) -> int:
 def _generate_roulette(args: argparse.Namespace) -> int:
     import cv2
     from drivers.vision import synth_roulette
-    if args.kind is not None and args.kind not in synth_roulette.KINDS:
-        raise UsageError(f"--kind {args.kind!r}: one of {', '.join(synth_roulette.KINDS)}")
+    kinds = synth_roulette.ALL_KINDS if args.varied else synth_roulette.KINDS
+    if args.kind is not None and args.kind not in synth_roulette.ALL_KINDS:
+        raise UsageError(f"--kind {args.kind!r}: one of {', '.join(synth_roulette.ALL_KINDS)}")
     if not 0 <= args.strength <= 1 or args.count < 1:
         raise UsageError("--strength must be 0..1 and --count at least 1")
     out = Path(args.out)
@@ -171,18 +175,18 @@ def _generate_roulette(args: argparse.Namespace) -> int:
     progress = Progress("vision generate roulette", args.count, "spins", quiet=args.quiet)
     for i in range(args.count):
         progress(i)
-        kind = args.kind or synth_roulette.KINDS[i % len(synth_roulette.KINDS)]
+        kind = args.kind or kinds[i % len(kinds)]
         seed = args.seed + i
         name = f"spin_{seed:06d}_{kind}"
         if args.frames:
             folder = out / name
             folder.mkdir(exist_ok=True)
-            for f, frame in enumerate(synth_roulette.frames(seed, kind, args.strength)):
+            for f, frame in enumerate(synth_roulette.frames(seed, kind, args.strength, varied=args.varied)):
                 cv2.imwrite(str(folder / f"{f:05d}.png"), frame)
         else:
             fourcc = cv2.VideoWriter_fourcc(*"MJPG")  # type: ignore[attr-defined]  # not in OpenCV's stubs
             writer = cv2.VideoWriter(str(out / f"{name}.avi"), fourcc, synth_roulette.FPS, synth_roulette.SIZE)
-            for frame in synth_roulette.frames(seed, kind, args.strength):
+            for frame in synth_roulette.frames(seed, kind, args.strength, varied=args.varied):
                 writer.write(frame)
             writer.release()
         (out / f"{name}.json").write_text(json.dumps(synth_roulette.truth(seed, kind, args.strength), indent=1)

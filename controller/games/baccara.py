@@ -22,7 +22,7 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, ResultMark, Round, RoundConfig,
-    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
+    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
 )
 from controller.games.punto_banco import is_natural
 from controller.hands.baccarat import card_points, hand_points
@@ -304,10 +304,9 @@ class BaccaraRound(Round):
         self.phase = "done"
         self._outcome = {"void": event.reason}
         effects: list[Effect] = [Outcome(self._outcome)]
-        for bet in ([self.bank] if self.bank else []) + self.stakes:
-            settlement = settle_fixed(bet, "push", note=f"round void: {event.reason}")
-            self._settlements.append(settlement)
-            effects.append(settlement)
+        settlements = settle_void(([self.bank] if self.bank else []) + self.stakes, event.reason)
+        self._settlements.extend(settlements)
+        effects.extend(settlements)
         return effects
 
     def _apply(self, event: Event) -> Iterable[Effect]:

@@ -19,7 +19,7 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.money import Odds
 from controller.games.contract import (
-    Effect, Outcome, Prompt, Reject, Round, RoundConfig, Settlement, check_stake, settle_fixed,
+    Effect, Outcome, Prompt, Reject, Round, RoundConfig, Settlement, check_stake, settle_fixed, settle_void,
 )
 
 DEALER = 0  # the target "box" of the dealer's cards in a dealing plan
@@ -255,10 +255,9 @@ class BankedPokerRound(Round):
         self.done = True
         self.void_reason = event.reason
         effects: list[Effect] = [Outcome({"void": event.reason})]
-        for bet in self.bets:
-            settlement = settle_fixed(bet, "push", note=f"round void: {event.reason}")
-            self._settlements.append(settlement)
-            effects.append(settlement)
+        settlements = settle_void(self.bets, event.reason)
+        self._settlements.extend(settlements)
+        effects.extend(settlements)
         return effects
 
     def _apply(self, event: Event) -> Iterable[Effect]:

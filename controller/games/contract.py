@@ -176,6 +176,11 @@ def settle_fixed(bet: Bet, result: str, odds: Odds | None = None, *, hand: int |
                       carry=stake if (carry and result == "carry") else None, note=note)
 
 
+def settle_void(bets: Iterable[Bet], reason: str) -> list[Settlement]:
+    """Every bet of a void round back to its player: a push, noted ``round void: <reason>``."""
+    return [settle_fixed(bet, "push", note=f"round void: {reason}") for bet in bets]
+
+
 # --------------------------------------------------------------------------- declarations
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, CloseBets, Event, Void
+from controller.events import Action, Bet, CloseBets, Event, Void
 from controller.games.contract import ActionSpec, CardChoice, GameSpec, Prompt, Reject, Round
 
 PROBE_VOID = "probe: is a void accepted now"
@@ -229,7 +229,7 @@ def players_at(events: Sequence[Event], carried: Sequence[Event] = ()) -> dict[i
     out: dict[int, list[str]] = {}
     for event in list(carried) + list(events):
         seat, player = getattr(event, "seat", None), getattr(event, "player", None)
-        if type(event).__name__ == "Bet" and isinstance(seat, int) and isinstance(player, str):
+        if isinstance(event, Bet) and isinstance(seat, int) and isinstance(player, str):
             if player not in out.setdefault(seat, []):
                 out[seat].append(player)
     return {seat: tuple(names) for seat, names in out.items()}
@@ -244,6 +244,6 @@ def seats_with_bets(events: Sequence[Event], carried: Sequence[Event] = ()) -> t
     out: set[int] = set()
     for event in list(carried) + list(events):
         seat = getattr(event, "seat", None)
-        if type(event).__name__ == "Bet" and isinstance(seat, int):
+        if isinstance(event, Bet) and isinstance(seat, int):
             out.add(seat)
     return tuple(sorted(out))

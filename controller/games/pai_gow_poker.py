@@ -25,7 +25,7 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed,
+    SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
 )
 from controller.games.pai_gow_house_way import (
     HouseWay, HouseWayError, back_value, front_value, legal, parse_house_way, set_hand,
@@ -269,10 +269,9 @@ class PaiGowRound(Round):
         self.phase = "done"
         self._outcome = {"void": event.reason}
         effects: list[Effect] = [Outcome(self._outcome)]
-        for bet in self.bets + ([self.banker] if self.banker else []):
-            settlement = settle_fixed(bet, "push", note=f"round void: {event.reason}")
-            self._settlements.append(settlement)
-            effects.append(settlement)
+        settlements = settle_void(self.bets + ([self.banker] if self.banker else []), event.reason)
+        self._settlements.extend(settlements)
+        effects.extend(settlements)
         return effects
 
     def _apply(self, event: Event) -> Iterable[Effect]:

@@ -20,7 +20,7 @@ from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed,
+    SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
 )
 from controller.money import Odds
 
@@ -238,10 +238,9 @@ class RedDogRound(Round):
         self.phase = "done"
         self.outcome_data = {"void": event.reason}
         effects: list[Effect] = [Outcome(self.outcome_data)]
-        for bet in self.bets + self.raises:
-            settlement = settle_fixed(bet, "push", note=f"round void: {event.reason}")
-            self._settlements.append(settlement)
-            effects.append(settlement)
+        settlements = settle_void(self.bets + self.raises, event.reason)
+        self._settlements.extend(settlements)
+        effects.extend(settlements)
         return effects
 
     def _apply(self, event: Event) -> Iterable[Effect]:

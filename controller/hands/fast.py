@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from array import array
 from itertools import combinations
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from controller.cards import Card, hand_key
 from controller.hands.values import flush_value, value_from_counts
@@ -123,7 +123,7 @@ def install(tables: dict[str, Sequence[int]]) -> None:
             _install_locked(tables)
 
 
-def _install_locked(tables: dict[str, Sequence[int]]) -> None:
+def _install_locked(tables: Mapping[str, Sequence[int]]) -> None:
     if len(tables["within"]) != _HIGH_SPAN or any(len(tables[f"offset{n}"]) != _LOW_SPAN for n in (5, 6, 7)):
         raise ValueError("fast hand tables of the wrong size")
     _WITHIN[:] = array("i", tables["within"])

@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 from controller.events import Action, Bet, CardOut, CloseBets, Puck
 from controller.games.blackjack import rules as R
+from controller.games.blackjack.round import BlackjackRound
 from controller.games.contract import GameSpec, RoundConfig
 from controller.progress import nothing
 from controller.hands.blackjack import best_total
@@ -130,7 +131,7 @@ class FastTable:
         if player_bj:
             hands.append((11, 1, 1, False, True, 0))
         else:
-            pending = [[r1, r2, False]]
+            pending: list[tuple[int, int, bool]] = [(r1, r2, False)]
             n_hands = 1
             index = 0
             while pending:
@@ -141,7 +142,7 @@ class FastTable:
                 action = self.decide_two(dkey, a, b, from_split, n_hands, upv)
                 if action == SPLIT:
                     n_hands += 1
-                    pending[0:0] = [[a, 0, True], [b, 0, True]]
+                    pending[0:0] = [(a, 0, True), (b, 0, True)]
                     continue
                 hard = value_of(a) + value_of(b)
                 free = int(a == 1) + int(b == 1)
@@ -255,6 +256,8 @@ def play_through_round(spec: GameSpec, config: RoundConfig, table: FastTable, ca
                        pos: int, stake: int = 1000) -> tuple[int, int]:
     """The same round as ``FastTable.play`` but through ``BlackjackRound``: (net in minor units, next position)."""
     round_ = spec.new_round(config, ())
+    if not isinstance(round_, BlackjackRound):
+        raise TypeError(f"{spec.id} does not deal blackjack rounds")
     round_.apply(Bet(1, "main", stake))
     if table.rules.burn:
         round_.apply(Puck(1))
@@ -268,23 +271,24 @@ def play_through_round(spec: GameSpec, config: RoundConfig, table: FastTable, ca
         n += 1
 
     while not round_.complete:
-        if round_.insurance_open:
+        view = round_.view()  # the round's public, read-only state
+        if view.insurance_open:
             round_.apply(CloseBets())  # no insurance: basic strategy never insures
             continue
-        prompt = round_._prompt()
-        if prompt.seat != 1 or prompt.expects == ("card",) or round_.phase != "play":
+        prompt = view.prompt
+        if prompt is None or prompt.seat != 1 or prompt.expects == ("card",) or view.phase != "play":
             deal()
             continue
-        box = round_.boxes[1]
-        i = next(j for j, h in enumerate(box.hands) if not h.done)
-        hand = box.hands[i]
+        hands = view.hands[1]
+        hand = next(h for h in hands if not h.done)
         ranks = [1 if c.rank == 14 else c.rank for c in hand.cards]
-        hole = round_.dealer[1] if len(round_.dealer) > 1 else None
-        dkey = table.dealer_key(1 if round_.dealer[0].rank == 14 else round_.dealer[0].rank,
+        dealer = view.dealer
+        hole = dealer[1] if len(dealer) > 1 else None
+        dkey = table.dealer_key(1 if dealer[0].rank == 14 else dealer[0].rank,
                                 None if hole is None else (1 if hole.rank == 14 else hole.rank))
-        upv = value_of(1 if round_.dealer[0].rank == 14 else round_.dealer[0].rank)
+        upv = value_of(1 if dealer[0].rank == 14 else dealer[0].rank)
         if len(ranks) == 2:
-            action = table.decide_two(dkey, ranks[0], ranks[1], hand.from_split, len(box.hands), upv)
+            action = table.decide_two(dkey, ranks[0], ranks[1], hand.from_split, len(hands), upv)
         else:
             action = table.decide_more(dkey, hand.hard, hand.free_aces)
         if action == HIT:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Mapping
 from controller import games
 from controller.games.contract import GameSpec
 from controller.runtime.simulate import SimulatedPanel
+from controller.events import Dice
 from drivers.vision.events import DiceRead, SpinRead
 
 
@@ -233,7 +234,7 @@ class EmulatedCamera(SimulatedPanel):
 
     def send(self, raw: object) -> None:
         """The virtual croupier throws ``raw`` (a ``Dice``); anything else is posted as it is."""
-        if type(raw).__name__ != "Dice":
+        if not isinstance(raw, Dice):
             if self._post is not None:
                 self._post(raw)
             return

@@ -22,6 +22,7 @@ from typing import Callable, Mapping, Protocol, Sequence, Union
 
 from controller.cards import Card, CardError, parse_card
 
+from controller.language import ENGLISH, Language
 from controller.runtime.auth import ConsoleUser, Lockout, check_login, role_to_clear
 
 WIDTH = 80
@@ -57,7 +58,17 @@ class TableControl(Protocol):
 
 
 class Refused(Exception):
-    """A command the table refuses; the message is shown to the technician."""
+    """A command the table refuses; the message is shown to the technician, in the table's language (``msgid``
+    with its ``values``, an id of the catalogue; ``str()`` is the English)."""
+
+    def __init__(self, msgid: str, **values: object) -> None:
+        super().__init__(msgid.format(**values) if values else msgid)
+        self.msgid, self.values = msgid, values
+
+
+def N_(text: str) -> str:
+    """Marks an English text for the catalogue (tools/catalogue.py), translated where it is shown."""
+    return text
 
 
 @dataclass(frozen=True)
@@ -117,10 +128,10 @@ def _count(args: list[str], default: int) -> int:
 def _sub(args: list[str], choices: tuple[str, ...], default: str | None = None) -> str:
     if not args:
         if default is None:
-            raise Refused(f"say which: {' | '.join(choices)}")
+            raise Refused("say which: {choices}", choices=" | ".join(choices))
         return default
     if args[0] not in choices:
-        raise Refused(f"unknown '{args[0]}': use {' | '.join(choices)}")
+        raise Refused("unknown '{word}': use {choices}", word=args[0], choices=" | ".join(choices))
     return args[0]
 
 
@@ -129,7 +140,7 @@ def _jackpot(session: "ConsoleSession", args: list[str]) -> list[str]:
     if what == "show":
         return session.control.jackpot()
     if session.user is None or session.user.role != "supervisor":
-        raise Refused(f"jackpot {what} needs a supervisor login")
+        raise Refused("jackpot {what} needs a supervisor login", what=what)
     if what == "confirm":
         if len(args) != 2:
             raise Refused("usage: jackpot confirm METER")
@@ -152,10 +163,11 @@ def _faults(session: "ConsoleSession", args: list[str]) -> list[str]:
     assert session.user is not None
     needed = role_to_clear(args[1])  # the fault table's clear_role (controller/runtime/faults.py)
     if needed is None:
-        raise Refused(f"{args[1]} clears only by a restart, once the cause is mended (docs/console.md, "
-                      f"'Who may clear what')")
+        raise Refused("{name} clears only by a restart, once the cause is mended (docs/console.md, "
+                      "'Who may clear what')", name=args[1])
     if needed == "supervisor" and session.user.role != "supervisor":
-        raise Refused(f"clearing {args[1]} needs a supervisor login (docs/console.md, 'Who may clear what')")
+        raise Refused("clearing {name} needs a supervisor login (docs/console.md, 'Who may clear what')",
+                      name=args[1])
     return session.control.clear_fault(args[1], session.user.name)
 
 
@@ -177,7 +189,8 @@ def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
     if args[0].lower().startswith("number="):
         number = args[0].partition("=")[2]
         if len(args) != 1 or not number.isdigit():
-            raise Refused(f"'{' '.join(args)}' is not a roulette number: give one, e.g. 'confirm number=17'")
+            raise Refused("'{given}' is not a roulette number: give one, e.g. 'confirm number=17'",
+                          given=" ".join(args))
         assert session.user is not None
         return session.control.confirm_result([int(number)], None, session.user.name)
     values: list[int] = []
@@ -185,7 +198,7 @@ def _confirm(session: "ConsoleSession", args: list[str]) -> list[str]:
     for word in args:
         color, sep, value = word.rpartition("=")
         if not value.isdigit() or not 1 <= int(value) <= 6 or (sep and not color.isalpha()):
-            raise Refused(f"'{word}' is not a die: give 1 to 6, or COLOUR=1..6")
+            raise Refused("'{word}' is not a die: give 1 to 6, or COLOUR=1..6", word=word)
         values.append(int(value))
         if sep:
             colors.append(color.lower())
@@ -217,21 +230,22 @@ def _act(session: "ConsoleSession", args: list[str]) -> list[str]:
             try:
                 cards = [parse_card(c) for c in given[6:].split(",")]
             except CardError as exc:
-                raise Refused(f"'{given}': {exc}") from None
+                raise Refused("'{given}': {problem}", given=given, problem=str(exc)) from None
         elif extra.startswith("player=") and extra[7:]:
             player = given[7:]
         else:
-            raise Refused(f"'{given}' is neither a multiple (4x), an amount (amount=500, in minor units), cards "
-                          "(cards=Kh,2c) nor a player (player=anna)")
+            raise Refused("'{given}' is neither a multiple (4x), an amount (amount=500, in minor units), cards "
+                          "(cards=Kh,2c) nor a player (player=anna)", given=given)
     assert session.user is not None
     return session.control.act(int(args[0]), args[1].lower(), multiple, amount, session.user.name, cards, player)
 
 
 def _help(session: "ConsoleSession", args: list[str]) -> list[str]:
-    lines = ["Commands (type the name, then Enter):"]
+    t = session.lang.t
+    lines = [t("Commands (type the name, then Enter):")]
     for command in COMMANDS.values():
-        who = " [supervisor]" if command.role == "supervisor" else ""
-        lines.append(f"  {command.usage:<34} {command.help}{who}")
+        who = " " + t("[supervisor]") if command.role == "supervisor" else ""
+        lines.append(f"  {command.usage:<34} {t(command.help)}{who}")
     return lines
 
 
@@ -248,30 +262,32 @@ def _calibrate(session: "ConsoleSession", args: list[str]) -> list[str]:
 
 
 _COMMAND_LIST = (
-    Command("help", "help", "this list", None, False, _help),
-    Command("status", "status", "table, game, round and health", None, False, lambda s, a: s.control.status()),
-    Command("devices", "devices", "every device with its link counters", None, False, lambda s, a: s.control.devices()),
-    Command("round", "round", "the open round: bets, cards, what it waits for", None, False,
+    Command("help", "help", N_("this list"), None, False, _help),
+    Command("status", "status", N_("table, game, round and health"), None, False, lambda s, a: s.control.status()),
+    Command("devices", "devices", N_("every device with its link counters"), None, False, lambda s, a: s.control.devices()),
+    Command("round", "round", N_("the open round: bets, cards, what it waits for"), None, False,
             lambda s, a: s.control.round()),
-    Command("history", "history [N]", "the last N rounds (default 10)", None, False,
+    Command("history", "history [N]", N_("the last N rounds (default 10)"), None, False,
             lambda s, a: s.control.history(_count(a, 10))),
-    Command("limits", "limits", "table limits per spot", None, False, lambda s, a: s.control.limits()),
-    Command("jackpot", "jackpot [show|confirm M|correct M A R]", "meters; confirm a hit; correct a meter; "
-            "day-end D J adds the day's drop D to J", None,
+    Command("limits", "limits", N_("table limits per spot"), None, False, lambda s, a: s.control.limits()),
+    Command("jackpot", "jackpot [show|confirm M|correct M A R]", N_("meters; confirm a hit; correct a meter; "
+            "day-end D J adds the day's drop D to J"), None,
             False, _jackpot),
-    Command("faults", "faults [list|clear NAME]", "latched faults; clear one", None, False, _faults),
-    Command("confirm", "confirm DIE...|number=N", "confirm an unsure camera read (red=3 green=5; number=17)", None,
+    Command("faults", "faults [list|clear NAME]", N_("latched faults; clear one"), None, False, _faults),
+    Command("confirm", "confirm DIE...|number=N", N_("confirm an unsure camera read (red=3 green=5; number=17)"), None,
             True, _confirm),
-    Command("act", "act [BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]]", "the decisions offered now; enter one", "supervisor", True,
+    Command("act", "act [BOX ACTION [4x|amount=N|cards=C,C] [player=NAME]]", N_("the decisions offered now; enter one"), "supervisor", True,
             _act),
-    Command("selftest", "selftest", "walk through every device", None, True, _selftest),
-    Command("calibrate", "calibrate DEVICE", "calibrate a camera or reader", None, True, _calibrate),
-    Command("journal", "journal verify|tail [N]", "check the hash chain; last N records", None, False, _journal),
-    Command("config", "config [show|check]", "the running configuration", None, False, _config),
-    Command("version", "version", "software version and code digest", None, False, lambda s, a: s.control.version()),
-    Command("logout", "logout", "end this session", None, False, lambda s, a: []),
+    Command("selftest", "selftest", N_("walk through every device"), None, True, _selftest),
+    Command("calibrate", "calibrate DEVICE", N_("calibrate a camera or reader"), None, True, _calibrate),
+    Command("journal", "journal verify|tail [N]", N_("check the hash chain; last N records"), None, False, _journal),
+    Command("config", "config [show|check]", N_("the running configuration"), None, False, _config),
+    Command("version", "version", N_("software version and code digest"), None, False, lambda s, a: s.control.version()),
+    Command("logout", "logout", N_("end this session"), None, False, lambda s, a: []),
 )
 COMMANDS: Mapping[str, Command] = {c.name: c for c in _COMMAND_LIST}
+ROLES = (N_("supervisor"), N_("technician"), N_("croupier"))
+"""The logins' roles, as the welcome line names them in the table's language."""
 PRIVILEGED_SUBCOMMANDS = {("jackpot", "correct"), ("jackpot", "confirm"), ("jackpot", "day-end"), ("faults", "clear")}
 
 
@@ -310,7 +326,7 @@ class ConsoleSession:
 
     def start(self, now: float) -> Reply:
         self._last_activity = now
-        return Reply(("tablectl console. Log in with your name and PIN; 'help' after login.",), "login: ")
+        return Reply((self.lang.t("tablectl console. Log in with your name and PIN; 'help' after login."),), "login: ")
 
     def tick(self, now: float) -> Reply | None:
         """Log out after ``idle_seconds`` without input, or move a waiting dialog on; None while nothing happens."""
@@ -334,7 +350,8 @@ class ConsoleSession:
                 ended = self._end_dialog(self._dialog.abort(now, "idle logout")).lines
             self.user = None
             self.control.audit(who, f"logout (idle {int(self.idle_seconds)} s) on {self.source}", True)
-            return Reply(ended + ("", f"Logged out after {int(self.idle_seconds // 60)} minutes without input."),
+            return Reply(ended + ("", self.lang.t("Logged out after {minutes} minutes without input.",
+                                                  minutes=int(self.idle_seconds // 60))),
                          "login: ")
         return None
 
@@ -350,14 +367,15 @@ class ConsoleSession:
             return idle
         text = line.strip()
         if self._checking is not None:
-            return Reply(("Checking the PIN: a moment, then type again.",), "")
+            return Reply((self.lang.t("Checking the PIN: a moment, then type again."),), "")
         if len(text) > MAX_LINE:
             self._pending_name = None
-            return Reply((f"That line is {len(text):,} characters long; a console line is at most {MAX_LINE:,}: "
-                          f"refused.",), self.prompt)
+            return Reply((self.lang.t("That line is {length} characters long; a console line is at most {most}: "
+                                      "refused.", length=f"{len(text):,}", most=f"{MAX_LINE:,}"),), self.prompt)
         if any(not ch.isprintable() and ch != "\t" for ch in text):
             self._pending_name = None
-            return Reply(("That line has control characters or bytes that are not text: refused. Type it again.",),
+            return Reply((self.lang.t("That line has control characters or bytes that are not text: refused. Type it "
+                                      "again."),),
                          self.prompt)
         if self.user is None:
             return self._login_step(text, now)
@@ -393,7 +411,8 @@ class ConsoleSession:
             if not text:
                 return Reply((), "login: ")
             if text in ("help", "version"):
-                lines = (["Log in first: your name, then your PIN."] if text == "help" else self.control.version())
+                lines = ([self.lang.t("Log in first: your name, then your PIN.")] if text == "help"
+                         else self.control.version())
                 return Reply(wrap(lines), "login: ")
             self._pending_name = text
             return Reply((), "PIN: ", echo=False)
@@ -401,11 +420,13 @@ class ConsoleSession:
         locked = self.lockout.locked_for(name, now)
         if locked:
             self._audit_failure(name, f"login refused while locked on {self.source}", now)
-            return Reply((f"Locked after too many wrong PINs: try again in {math.ceil(locked / 60)} minutes.",),
+            return Reply((self.lang.t("Locked after too many wrong PINs: try again in {minutes} minutes.",
+                                      minutes=math.ceil(locked / 60)),),
                          "login: ")
         if not self.lockout.admit(now):  # a flood of tries from every connection together: no PIN check at all
             self._audit_failure(name, f"login refused (too many tries at once) on {self.source}", now)
-            return Reply(("Too many login attempts at this table: wait a few seconds, then try again.",), "login: ")
+            return Reply((self.lang.t("Too many login attempts at this table: wait a few seconds, then try again."),),
+                         "login: ")
         user = self.users.get(name)
         if self.defer_checks:  # the transport runs the check in a worker thread and hands the answer back
             self._checking = (name, user)
@@ -426,18 +447,19 @@ class ConsoleSession:
             if user.role == "croupier":
                 self.control.audit(name, f"login refused (a croupier's login is for the dealer terminal) on "
                                          f"{self.source}", False)
-                return Reply(("A croupier logs in at the dealer terminal, not at the console.",), "login: ")
+                return Reply((self.lang.t("A croupier logs in at the dealer terminal, not at the console."),), "login: ")
             self.user = user
             self.control.audit(name, f"login as {user.role} on {self.source}", True)
-            return Reply((f"Welcome, {name} ({user.role}). Type 'help' for the commands.",), self.prompt)
+            return Reply((self.lang.t("Welcome, {name} ({role}). Type 'help' for the commands.", name=name,
+                                      role=self.lang.t(user.role)),), self.prompt)
         locks = self.lockout.failed(name, now)
         if locks:  # a lock is always journaled: it is what a restart rebuilds the lock from
             self.control.audit(name, f"failed login on {self.source}; locked for 5 minutes", False)
         else:
             self._audit_failure(name, f"failed login on {self.source}", now)
         if locks:
-            return Reply(("Wrong name or PIN. Too many failures: locked for 5 minutes.",), "login: ")
-        return Reply(("Wrong name or PIN.",), "login: ")
+            return Reply((self.lang.t("Wrong name or PIN. Too many failures: locked for 5 minutes."),), "login: ")
+        return Reply((self.lang.t("Wrong name or PIN."),), "login: ")
 
     def _audit_failure(self, name: str, what: str, now: float) -> None:
         """One record for a failure, or none while a burst goes on (counted, summarised in the next record)."""
@@ -446,6 +468,11 @@ class ConsoleSession:
             self.control.audit(name, what + (f"; before it: {summary}" if summary else ""), False)
         elif summary:
             self.control.audit(None, summary, False)
+
+    @property
+    def lang(self) -> Language:
+        """The table's language (``[table] language``); English where the control has none."""
+        return getattr(self.control, "lang", ENGLISH)
 
     @property
     def prompt(self) -> str:
@@ -459,31 +486,31 @@ class ConsoleSession:
         try:
             words = shlex.split(text)
         except ValueError:
-            return Reply(("Unbalanced quotes: type the command again.",), self.prompt)
+            return Reply((self.lang.t("Unbalanced quotes: type the command again."),), self.prompt)
         name, args = words[0].lower(), words[1:]
         command = COMMANDS.get(name)
         if command is None:
-            return Reply((f"Unknown command '{name}'. Type 'help' for the list.",), self.prompt)
+            return Reply((self.lang.t("Unknown command '{name}'. Type 'help' for the list.", name=name),), self.prompt)
         assert self.user is not None
         who = self.user.name
         privileged = command.privileged or (name, args[0] if args else "") in PRIVILEGED_SUBCOMMANDS
         if name == "logout":
             self.user = None
             self.control.audit(who, f"logout on {self.source}", True)
-            return Reply(("Logged out.",), "login: ")
+            return Reply((self.lang.t("Logged out."),), "login: ")
         if command.role == "supervisor" and self.user.role != "supervisor":
             self.control.audit(who, f"refused (not a supervisor): {text}", False)
-            return Reply((f"'{name}' needs a supervisor login.",), self.prompt)
+            return Reply((self.lang.t("'{name}' needs a supervisor login.", name=name),), self.prompt)
         try:
             result = command.run(self, args)
         except Refused as refusal:
             if privileged:
                 self.control.audit(who, f"refused: {text}: {refusal}", False)
-            return Reply(wrap([str(refusal)]), self.prompt)
+            return Reply(wrap([self.lang.t(refusal.msgid, **refusal.values)]), self.prompt)
         except ValueError as refusal:  # the table refused it (bad meter, unknown fault, ...)
             if privileged:
                 self.control.audit(who, f"refused: {text}: {refusal}", False)
-            return Reply(wrap([f"Refused: {refusal}"]), self.prompt)
+            return Reply(wrap([self.lang.t("Refused: {reason}", reason=self.lang.text(str(refusal)))]), self.prompt)
         if privileged:
             self.control.audit(who, text, True)
         if isinstance(result, list):

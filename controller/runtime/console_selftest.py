@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Callable, Generator
 from controller.runtime.console import Turn
 from controller.runtime.interfaces import Command
 from controller.runtime.logs import log
-from controller.runtime.devices.registry import by_name
 from drivers.selftest import EventLog, Report, Step
 
 if TYPE_CHECKING:
@@ -37,8 +36,9 @@ class SelftestDialog:
     """One walk, started by ``who`` on the console; ``timeout`` seconds for each action."""
 
     def __init__(self, daemon: "TableHandle", panel: "GpioPanel", who: str, timeout: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, walk: Callable[..., Any] | None = None) -> None:
         self.daemon, self.panel, self.who, self.clock = daemon, panel, who, clock
+        self.walk = walk  # the panel's kind's walk (DeviceKind.selftest)
         self.timeout = ACTION_TIMEOUT_S if timeout is None else timeout
         self.watcher = EventLog()
         self.steps: Generator[Step, bool | None, Report] | None = None
@@ -54,9 +54,9 @@ class SelftestDialog:
     def begin(self, now: float) -> Turn:
         self.table.latch(MAINTENANCE, f"device self-test by {self.who} on the console")
         self.panel.divert = self.watcher
-        selftest = by_name()["gpio"].selftest  # the gpio kind's walk (controller/runtime/devices/gpio.py)
-        assert selftest is not None
-        self.steps = selftest(self.panel, self.watcher, self.clock, self.timeout)
+        if self.walk is None:
+            raise ValueError("this device has no self-test walk")
+        self.steps = self.walk(self.panel, self.watcher, self.clock, self.timeout)
         lines = [f"Device self-test by {self.who}: the table is in maintenance, game input is refused.",
                  "Answer y or n; type 'abort' to stop the walk."]
         return self._advance(None, lines)

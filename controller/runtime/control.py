@@ -24,18 +24,18 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from controller import __version__
 from controller.cards import Card
-from controller.money import format_amount
 from controller.runtime.audit import verify
 from controller.runtime.auth import ConsoleUser, Lockout
 from controller.runtime.console_selftest import SelftestDialog
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Record
+from controller.runtime.faults import fault_shown
 from controller.runtime.logs import log
 from controller.runtime.outputs import Terminal
 from controller.runtime.selfcheck import check_code, code_digest
 from controller.language import ENGLISH, Language, language
-from controller.runtime.table_words import event_text, money, outcome_short
+from controller.runtime.table_words import event_text, game_text, money, outcome_short
 from controller.runtime.watchdog import Notifier, Watchdog
 
 if TYPE_CHECKING:
@@ -83,43 +83,53 @@ class DaemonControl:
     def table(self) -> "Table":
         return self.daemon.table
 
+    @property
+    def lang(self) -> Language:
+        """The table's language (``[table] language``): the console's words are in it."""
+        return language(getattr(self.daemon.config, "language", "en"))
+
     def _run(self, name: str, args: dict[str, Any], who: str) -> list[str]:
         answer = self.table.command(Command(name, args, f"console:{who}"))
         if answer != "done":
             raise ValueError(answer)
-        return ["Done (journaled)."]
+        return [self.lang.t("Done (journaled).")]
 
     # -- reads
 
     def status(self) -> list[str]:
         health = self.daemon.health()
-        config = self.daemon.config
-        state = "accepting input" if health["accepting"] else "STOPPED (a fault stops all input)"
-        return [f"Table {config.table_id}: {config.spec.id} {config.round_config.variant}, round {health['round']}, "
-                f"{state}",
-                f"Waiting for: {self.table.waiting_for()}",
-                f"Journal: {health['seq']} records, {'ok' if health['journal_ok'] else 'CANNOT COMMIT'}; "
-                f"faults: {', '.join(health['faults']) or 'none'}",
-                f"Health: {'ok' if health['ok'] else 'NOT OK'}; loop lag {health['loop_lag_ms']} ms"]
+        config, t = self.daemon.config, self.lang.t
+        state = t("accepting input") if health["accepting"] else t("STOPPED (a fault stops all input)")
+        return [t("Table {table}: {game} {variant}, round {round}, {state}", table=config.table_id, game=config.spec.id,
+                  variant=config.round_config.variant, round=health["round"], state=state),
+                t("Waiting for: {waiting}", waiting=self.lang.text(self.table.waiting_for())),
+                t("Journal: {count} records, {state}; faults: {faults}", count=health["seq"],
+                  state=t("ok") if health["journal_ok"] else t("CANNOT COMMIT"),
+                  faults=", ".join(fault_shown(f, self.lang) for f in health["faults"]) or t("none")),
+                t("Health: {state}; loop lag {lag} ms", state=t("ok") if health["ok"] else t("NOT OK"),
+                  lag=health["loop_lag_ms"])]
 
     def devices(self) -> list[str]:
         lines = []
         for name, data in self.daemon.health()["devices"].items():
             counters = ", ".join(f"{k} {v}" for k, v in data.items() if k != "ok")
-            lines.append(f"{name}: {'ok' if data.get('ok') else 'NOT OK'}" + (f"; {counters}" if counters else ""))
+            lines.append(f"{name}: {self.lang.t('ok') if data.get('ok') else self.lang.t('NOT OK')}"
+                         + (f"; {counters}" if counters else ""))
         for name, data in self.table.summary()["sources"].items():
-            lines.append(f"{name} input: " + ", ".join(f"{k} {v}" for k, v in data.items()))
-        return lines or ["no devices"]
+            lines.append(self.lang.t("{name} input: {counters}", name=name,
+                                     counters=", ".join(f"{k} {v}" for k, v in data.items())))
+        return lines or [self.lang.t("no devices")]
 
     def round(self) -> list[str]:
         table = self.table
-        lines = [f"Round {table.round_no}: {table.waiting_for()}"]
+        lang = self.lang
+        lines = [lang.t("Round {number}: {waiting}", number=table.round_no, waiting=lang.text(table.waiting_for()))]
         config = self.daemon.config
         for record in table.journal.records(kinds=("event", "reject"), round_=table.round_no):
-            lang = language(getattr(config, "language", "en"))
             text = event_text(record.body.get("event", {}), config.minor_unit, config.currency, lang)
-            lines.append(("  " if record.kind == "event" else "  REFUSED ") + text
-                         + (f": {lang.text(str(record.body.get('reason')))}" if record.kind == "reject" else ""))
+            lines.append(("  " if record.kind == "event" else "  " + lang.t("REFUSED") + " ") + text
+                         + (f": {game_text(str(record.body.get('reason')), lang, config.minor_unit, config.currency)}"
+                            if record.kind == "reject" else ""))
         return lines
 
     def history(self, count: int) -> list[str]:
@@ -135,20 +145,23 @@ class DaemonControl:
                         outcome = effect["outcome"]
                     elif "settlement" in effect:
                         settlements.append(effect["settlement"])
-            config = self.daemon.config
-            summary = outcome_short(outcome, language(getattr(config, "language", "en"))) if outcome else "no outcome"
+            config, lang = self.daemon.config, self.lang
+            summary = outcome_short(outcome, lang) if outcome else lang.t("no outcome")
             net = -sum(int(s.get("net") or 0) for s in settlements)
-            lines.append(f"Round {number}: {summary}; {len(settlements)} settlements, house "
-                         f"{money(net, config.minor_unit, config.currency)}")
-        return lines or ["no settled rounds yet"]
+            lines.append(lang.t("Round {number}: {summary}; {count} settlements, house {amount}", number=number,
+                                summary=summary, count=len(settlements),
+                                amount=money(net, config.minor_unit, config.currency, lang)))
+        return lines or [self.lang.t("no settled rounds yet")]
 
     def limits(self) -> list[str]:
-        config = self.daemon.config
+        config, lang = self.daemon.config, self.lang
         limits = config.round_config.get("limits", {}) or {}
-        lines = [f"{spot}: {format_amount(low, config.minor_unit)} to "
-                 f"{format_amount(high, config.minor_unit) if high is not None else 'no maximum'} {config.currency}"
+        lines = [lang.t("{spot}: {low} to {high}", spot=lang.spot(spot),
+                        low=money(low, config.minor_unit, config.currency, lang),
+                        high=money(high, config.minor_unit, config.currency, lang) if high is not None
+                        else lang.t("no maximum"))
                  for spot, (low, high) in limits.items()]
-        return lines or ["no per-spot limits configured (the game's own rules apply)"]
+        return lines or [lang.t("no per-spot limits configured (the game's own rules apply)")]
 
     def jackpot(self) -> list[str]:
         meters = self.table.meters.to_json()
@@ -156,18 +169,21 @@ class DaemonControl:
         lines = []
         for name, state in meters.items():
             extra = ", ".join(f"{k} {v}" for k, v in state.items() if k != "value")
-            lines.append(f"{name}: {format_amount(int(state['value']), minor)}" + (f" ({extra})" if extra else ""))
-        return lines or ["no jackpot meters at this table"]
+            lines.append(f"{name}: {money(int(state['value']), minor, self.daemon.config.currency, self.lang)}"
+                         + (f" ({extra})" if extra else ""))
+        return lines or [self.lang.t("no jackpot meters at this table")]
 
     def faults(self) -> list[str]:
-        return [f"{f.name}: {f.text}" for f in self.table.faults.values()] or ["no faults"]
+        return [f"{fault_shown(f.name, self.lang)}: {self.lang.text(f.text)}" for f in self.table.faults.values()] \
+            or [self.lang.t("no faults")]
 
     def journal_verify(self) -> list[str]:
         report = verify(self.table.journal)
+        t = self.lang.t
         if report["ok"]:
-            return [f"Journal ok: {report['records']} records, chain intact, {report['rounds_settled']} rounds "
-                    f"settled, meters agree."]
-        return ["JOURNAL PROBLEMS:"] + [f"  {p}" for p in report["problems"][:20]]
+            return [t("Journal ok: {records} records, chain intact, {rounds} rounds settled, meters agree.",
+                      records=report["records"], rounds=report["rounds_settled"])]
+        return [t("JOURNAL PROBLEMS:")] + [f"  {p}" for p in report["problems"][:20]]
 
     def journal_tail(self, count: int) -> list[str]:
         journal = self.table.journal
@@ -194,7 +210,7 @@ class DaemonControl:
             return [str(p) for p in exc.problems]
         except OSError as exc:
             return [f"{self.daemon.config.source}: cannot read: {exc.strerror or exc}"]
-        return ["The configuration has no problems:", f"  {self.daemon.config.source}"]
+        return [self.lang.t("The configuration has no problems:"), f"  {self.daemon.config.source}"]
 
     def version(self) -> list[str]:
         return [f"tablectl {__version__}; code {code_digest()}; self-check: {self.code_check}"]
@@ -221,7 +237,8 @@ class DaemonControl:
         from controller.runtime.decision_keys import legal_now
 
         answer = legal_now(self.table)
-        lines = [f"Waiting for: {self.table.waiting_for()}"]
+        t = self.lang.t
+        lines = [t("Waiting for: {waiting}", waiting=self.lang.text(self.table.waiting_for()))]
         for seat in answer.seats():
             words: list[str] = []
             for d in answer.for_seat(seat):
@@ -236,9 +253,9 @@ class DaemonControl:
                 elif d.least is not None:
                     these.append(f"{d.action} amount={d.least}..{d.most}")
                 words.extend(w + (f" player={d.player}" if d.player else "") for w in these)
-            lines.append(f"  box {seat}: {', '.join(words)}")
+            lines.append("  " + t("box {box}: {hands}", box=seat, hands=", ".join(words)))
         if not answer.decisions:
-            lines.append("  no decision is waiting")
+            lines.append("  " + t("no decision is waiting"))
         return lines
 
     def act(self, seat: int, action: str, multiple: int | None, amount: int | None, who: str,
@@ -255,7 +272,8 @@ class DaemonControl:
         if answer != "accepted":
             record = self.table.journal.last("reject" if answer == "rejected" else "refuse")
             raise ValueError(record.body.get("reason", answer) if record is not None else answer)
-        return ["Done (journaled).", f"Waiting for: {self.table.waiting_for()}"]
+        t = self.lang.t
+        return [t("Done (journaled)."), t("Waiting for: {waiting}", waiting=self.lang.text(self.table.waiting_for()))]
 
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
@@ -268,15 +286,16 @@ class DaemonControl:
                 raise ValueError("a round is open: run the self-test between rounds")
             if any(f.kind == "maintenance" for f in self.table.faults.values()):
                 raise ValueError("a self-test is already running (or was cut off: 'faults clear maintenance')")
-            return SelftestDialog(self.daemon, panel, who)
+            return SelftestDialog(self.daemon, panel, who, walk=self.daemon.walk)
         health = self.daemon.health()
-        lines = [f"Self-check by {who}:"]
+        t = self.lang.t
+        lines = [t("Self-check by {who}:", who=who)]
         for name, data in health["devices"].items():
-            lines.append(f"  device {name}: {'ok' if data.get('ok') else 'NOT OK'}")
+            lines.append("  " + t("device {name}: {state}", name=name, state=t("ok") if data.get("ok") else t("NOT OK")))
         lines += ["  " + line for line in self.journal_verify()]
-        lines.append(f"  code: {self.code_check}")
-        lines.append("This table has no GPIO devices (no [devices.gpio] pin map), so there is no lamp, button or "
-                     "puck walk; 'tablectl selftest PINMAP' walks a pin map (docs/devices/selftest.md).")
+        lines.append("  " + t("code: {state}", state=self.code_check))
+        lines.append(t("This table has no GPIO devices (no [devices.gpio] pin map), so there is no lamp, button or "
+                       "puck walk; 'tablectl selftest PINMAP' walks a pin map (docs/devices/selftest.md)."))
         return lines
 
     def calibrate(self, device: str, who: str) -> list[str]:

@@ -132,8 +132,9 @@ class Daemon:
         if not any(f.kind == "integrity" for f in table.faults.values()):
             services.check_code()  # before the table opens: a changed install latches code_digest
         table.listeners.append(terminal)
-        if built.shoe is not None:
-            built.shoe.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
+        dealer = built.simulation.dealer
+        if dealer is not None:
+            dealer.new_shoe(table.shoe_no, table.shoe_cards)  # the emulated shoe resumes where the journal is
         interval = 0 if self.fast else self.config.output_interval_ms / 1000
         for name in OUTPUTS:  # one display path: the terminal's line comes from the view, a device or none
             real, given = built.outputs.get(name), self.given_outputs.get(name)

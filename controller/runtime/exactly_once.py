@@ -31,14 +31,15 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from controller.runtime.logs import log
+from drivers.seriallink import Delivery
 
 if TYPE_CHECKING:
     from controller.runtime.table import Table
 
 
 def is_delivery(raw: object) -> bool:
-    """A device fact that waits for its commit (``drivers.seriallink.Delivery``, matched by name and fields)."""
-    return type(raw).__name__ == "Delivery" and hasattr(raw, "acknowledge") and hasattr(raw, "position")
+    """A device fact that waits for its commit (``drivers.seriallink.Delivery``)."""
+    return isinstance(raw, Delivery)
 
 
 class ExactlyOnce:

@@ -51,13 +51,15 @@ PATTERN_RANK = ("latched_fault", "maintenance", "device_fault")
 @dataclass(frozen=True, slots=True)
 class FaultKind:
     """One kind of fault: ``name``, ``meaning``, what it ``stops`` (a key of ``STOPS``), the tower ``pattern``
-    (drivers/gpio/tower.PATTERNS) and who clears it (``clear_role``, a key of ``CLEAR_ROLES``)."""
+    (drivers/gpio/tower.PATTERNS), who clears it (``clear_role``, a key of ``CLEAR_ROLES``) and its ``title``, the
+    few words croupiers and supervisors read beside the name, in the table's language (``fault_shown``)."""
 
     name: str
     meaning: str
     stops: str
     pattern: str
     clear_role: str
+    title: str = ""
 
     @property
     def stops_text(self) -> str:
@@ -70,29 +72,29 @@ class FaultKind:
 
 FAULTS: Mapping[str, FaultKind] = MappingProxyType({k.name: k for k in (
     FaultKind("journal", "the journal cannot commit (disk full, read-only, broken)", "all", "latched_fault",
-              "restart"),
+              "restart", title="the journal cannot commit"),
     FaultKind("integrity", "the journal failed its check at start (a record edited, missing, forged or cut off, "
               "or the journal, its key or its sealed state missing); the fault names the first bad record", "all",
-              "latched_fault", "restart"),
+              "latched_fault", "restart", title="the journal failed its check"),
     FaultKind("code_digest", "the installed code differs from its stored digest (power-up self-check)", "all",
-              "latched_fault", "supervisor"),
+              "latched_fault", "supervisor", title="the installed code changed"),
     FaultKind("replay_mismatch", "the open round could not be rebuilt from the journal", "all", "latched_fault",
-              "supervisor"),
+              "supervisor", title="the round could not be rebuilt"),
     FaultKind("meter_mismatch", "a jackpot meter disagrees with its records", "meter", "latched_fault",
-              "supervisor"),
-    FaultKind("device_silent", "a device stopped answering", "source", "latched_fault", "staff"),
+              "supervisor", title="a jackpot meter disagrees"),
+    FaultKind("device_silent", "a device stopped answering", "source", "latched_fault", "staff", title="a device is silent"),
     FaultKind("device_fault", "a device reported a fault (jam, tamper, wheel fault)", "source", "latched_fault",
-              "staff"),
+              "staff", title="a device fault"),
     FaultKind("reader_failing", "a reader keeps failing to read (an unreadable card, a camera unsure in a row)",
-              "source", "latched_fault", "staff"),
+              "source", "latched_fault", "staff", title="a reader keeps failing"),
     FaultKind("link_down", "a device's link or bus is down (unplugged, silent); clears itself when it is back",
-              "source", "device_fault", "device"),
+              "source", "device_fault", "device", title="a link is down"),
     FaultKind("sensor_fault", "the burn-puck circles sense no puck or several; clears itself when exactly one does",
-              "source", "device_fault", "device"),
+              "source", "device_fault", "device", title="the burn-puck sensor"),
     FaultKind("maintenance", "a technician is walking the devices (console 'selftest'); clears when the walk ends",
-              "all", "maintenance", "selftest"),
+              "all", "maintenance", "selftest", title="maintenance"),
     FaultKind("deck_check", "the shuffler's deck check found missing, extra or foreign cards", "next_shoe",
-              "latched_fault", "supervisor"),
+              "latched_fault", "supervisor", title="the deck check failed"),
 )})
 """Every fault kind, by name."""
 
@@ -130,6 +132,16 @@ class Fault:
 
     def stops_next_shoe(self) -> bool:
         return self.spec.stops == "next_shoe"
+
+
+def fault_shown(name: str, lang: Any = None) -> str:
+    """A fault as croupiers and supervisors read it: the name the technician and the journal use, then its kind's
+    title in the table's language (``device_fault.shoe (a device fault)``; Swedish ``device_fault.shoe (ett
+    enhetsfel)``). Players never see it: the sign shows only that the table waits."""
+    kind = FAULTS.get(name.split(".", 1)[0])
+    if kind is None or not kind.title:
+        return name
+    return f"{name} ({lang.t(kind.title) if lang is not None else kind.title})"
 
 
 def check_name(name: str) -> str:

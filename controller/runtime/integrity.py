@@ -201,8 +201,7 @@ def check_rows(rows: Iterable[tuple[Any, ...]], since_seq: int, since_hash: str,
 def hash_at(journal: Journal, seq: int) -> str | None:
     if seq == 0:
         return GENESIS
-    row = next(journal._db.execute("SELECT hash FROM records WHERE seq = ?", (seq,)), None)
-    return None if row is None else str(row[0])
+    return journal.hash_of(seq)
 
 
 # -- what `run` does before it plays

@@ -90,15 +90,21 @@ def frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
 @dataclass(frozen=True)
 class Wiring:
     """What the table's configuration says about its devices: which action each button means in this game,
-    the spot the progressive slots bet on, and how many unsure reads in a row latch a reader's fault."""
+    the spot the progressive slots bet on, and, per device, the keys of its section its kind's rows read
+    (``DeviceKind.wiring``: the camera's ``fail_limit``, how many unsure reads in a row latch its fault)."""
 
     game: str = ""
     actions: Mapping[str, str] = field(default_factory=lambda: frozen({}))
     progressive_spot: str | None = None
-    fail_limit: int = 3
+    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: frozen({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "actions", frozen(self.actions))
+        object.__setattr__(self, "settings", frozen({k: frozen(v) for k, v in self.settings.items()}))
+
+    def setting(self, device: str, key: str, default: Any) -> Any:
+        """The device's ``key`` as its section gives it (or its kind's default), else ``default``."""
+        return self.settings.get(device, {}).get(key, default)
 
     def action(self, button: str) -> str | None:
         return self.actions.get(button)

@@ -67,7 +67,12 @@ class TableHandle(Protocol):
 
     @property
     def panel(self) -> Any:
-        """The GPIO panel (controller/runtime/devices/gpio.py), or None."""
+        """The device the self-test walks (the GPIO panel, controller/runtime/devices/gpio.py), or None."""
+        ...
+
+    @property
+    def walk(self) -> Any:
+        """Its kind's self-test walk (``DeviceKind.selftest``), or None."""
         ...
 
     def health(self) -> Mapping[str, Any]: ...

@@ -218,6 +218,11 @@ class Journal:
         yield from self._db.execute(f"SELECT seq, mono_ns, wall_ns, kind, round, body, prev, hash, {sig} FROM records "
                                     "WHERE seq > ? ORDER BY seq", (since,))
 
+    def hash_of(self, seq: int) -> str | None:
+        """The stored hash of record ``seq``, or None where there is no such record."""
+        row = next(self._db.execute("SELECT hash FROM records WHERE seq = ?", (seq,)), None)
+        return None if row is None else str(row[0])
+
     def last(self, kind: str) -> Record | None:
         for record in self._query("kind = ? ORDER BY seq DESC LIMIT 1", kind):
             return record
@@ -239,6 +244,11 @@ class Journal:
         """The last ``limit`` accepted events that carry an outcome, oldest first (the sign's last results)."""
         recent = list(self._query("kind = 'event' AND body LIKE ? ORDER BY seq DESC LIMIT ?", '%"outcome"%', limit))
         return list(reversed(recent))
+
+    def completed_rounds(self, limit: int) -> list[Record]:
+        """The last ``limit`` accepted events that completed a round, newest first (the dealer terminal's history)."""
+        return list(self._query("kind = 'event' AND json_extract(body, '$.complete') = 1 ORDER BY seq DESC LIMIT ?",
+                                limit))
 
     def console_records_since(self, wall_ns: int) -> list[Record]:
         """The ``console`` records (logins, failures, privileged commands) written after ``wall_ns``, oldest first."""

@@ -19,7 +19,8 @@ from typing import Any, Mapping, Sequence, TextIO
 from controller.language import ENGLISH, Language
 from controller.runtime.interfaces import Output
 from controller.runtime.journal import Record
-from controller.runtime.table_words import event_text, money, outcome_lines, outcome_parts, settlement_totals
+from controller.runtime.faults import fault_shown
+from controller.runtime.table_words import event_text, game_text, money, outcome_lines, outcome_parts, settlement_totals
 
 
 class OutputSlot:
@@ -107,7 +108,7 @@ class Terminal:
         self.rounds = self.drop = self.win = 0  # this run's settled rounds, total staked, the house's net
 
     def money(self, amount: int) -> str:
-        return money(amount, self.minor_unit, self.currency)
+        return money(amount, self.minor_unit, self.currency, self.lang)
 
     def __call__(self, table: Any, records: Sequence[Record]) -> None:
         for record in records:
@@ -118,7 +119,7 @@ class Terminal:
             if line and not (self.quiet and record.kind in ("reject", "refuse", "command", "meter", "shoe")):
                 self.stream.write(f"#{record.seq} r{record.round} {line}\n")
         if not records and table.faults:
-            names = ", ".join(sorted(table.faults))
+            names = ", ".join(fault_shown(name, self.lang) for name in sorted(table.faults))
             self.stream.write("#- " + self.lang.t("FAULT latched: {names} (input stopped where it is affected)",
                                                    names=names) + "\n")
         self.stream.flush()
@@ -132,7 +133,8 @@ class Terminal:
         parts = [event_text(body["event"], minor_unit, currency, lang)]
         if "confirmed_by" in body:
             parts[0] += " " + lang.t("(confirmed by {who})", who=body["confirmed_by"])
-        parts += [f"-> {lang.text(effect['prompt'])}" for effect in body.get("effects") or [] if "prompt" in effect]
+        parts += [f"-> {game_text(effect['prompt'], lang, minor_unit, currency)}"
+                  for effect in body.get("effects") or [] if "prompt" in effect]
         return "; ".join(parts)
 
     def _event(self, record: Record) -> None:
@@ -145,7 +147,8 @@ class Terminal:
                 self.outcome = effect["outcome"]
             elif "alert" in effect:
                 alerts.append("   " + self.lang.t("ALERT {kind}: {text}", kind=self.lang.word(effect["alert"]),
-                                                     text=self.lang.text(effect["text"])))
+                                                     text=game_text(effect["text"], self.lang, self.minor_unit,
+                                                                    self.currency)))
         if not self.quiet:
             self.stream.write(f"#{record.seq} r{record.round} "
                               f"{self.shown(record, self.minor_unit, self.currency, self.lang)}\n")
@@ -173,7 +176,7 @@ class Terminal:
 
     def session(self, journal: str) -> str:
         """The run's summary: rounds, drop, win, hold and where its journal is."""
-        hold = f"{self.win * 100 / self.drop:.1f} %" if self.drop else "-"
+        hold = self.lang.percent(self.win, self.drop) if self.drop else "-"
         t = self.lang.t
         rounds = t("1 round") if self.rounds == 1 else t("{count} rounds", count=self.rounds)
         return t("session: {rounds}, drop {drop}, win {win}, hold {hold}; journal {journal}", rounds=rounds,
@@ -187,23 +190,25 @@ class Terminal:
             parts = [event_text(b["event"], minor_unit, currency, lang)]
             for effect in b["effects"]:
                 if "prompt" in effect:
-                    parts.append(f"-> {lang.text(effect['prompt'])}")
+                    parts.append(f"-> {game_text(effect['prompt'], lang, minor_unit, currency)}")
                 elif "outcome" in effect:
                     parts.append(t("result: {outcome}", outcome="; ".join(outcome_lines(effect["outcome"], lang))))
                 elif "settlement" in effect:
                     s = effect["settlement"]
-                    net = f" {money(s['net'], minor_unit, currency)}" if "net" in s else ""
+                    net = f" {money(s['net'], minor_unit, currency, lang)}" if "net" in s else ""
                     odds = " " + t("at {odds}", odds=f"{s['odds'][0]}:{s['odds'][1]}") if "odds" in s else ""
                     parts.append(t("box {box} {spot} {result}", box=s["seat"], spot=lang.spot(s["spot"]),
                                    result=w(s["result"])) + f"{odds}{net}")
                 elif "alert" in effect:
-                    parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]), text=lang.text(effect["text"])))
+                    parts.append(t("ALERT {kind}: {text}", kind=w(effect["alert"]),
+                                   text=game_text(effect["text"], lang, minor_unit, currency)))
             if "confirmed_by" in b:
                 parts[0] += " " + t("(confirmed by {who})", who=b["confirmed_by"])
             return "; ".join(parts)
         if record.kind in ("reject", "refuse"):
             return t("REJECT {event}: {reason}" if record.kind == "reject" else "REFUSE {event}: {reason}",
-                     event=event_text(b["event"], minor_unit, currency, lang), reason=lang.text(b["reason"]))
+                     event=event_text(b["event"], minor_unit, currency, lang),
+                     reason=game_text(b["reason"], lang, minor_unit, currency))
         if record.kind == "round_open":
             carried = [c for c in b.get("carried") or [] if c.get("spot") != "puck"]
             puck = next((c for c in b.get("carried") or [] if c.get("spot") == "puck"), None)
@@ -213,24 +218,31 @@ class Terminal:
                 (f" ({'; '.join(notes)})" if notes else "")
         if record.kind == "meter":
             return t("meter {meter} {kind} {amount} -> {value}", meter=b["meter"], kind=w(b["kind"]),
-                     amount=money(b["amount"], minor_unit, currency), value=money(b["value"], minor_unit, currency))
+                     amount=money(b["amount"], minor_unit, currency, lang), value=money(b["value"], minor_unit, currency, lang))
         if record.kind == "fault":
-            return t("FAULT {name}: {text}", name=b["name"], text=lang.text(b["text"]))
+            return t("FAULT {name}: {text}", name=fault_shown(str(b["name"]), lang), text=lang.text(b["text"]))
         if record.kind == "clear":
             return t("CLEAR {names} by {who}", names=", ".join(b["names"]), who=b["by"])
         if record.kind == "command":
             line = t("command {command} by {who}", command=b["command"], who=b["by"])
-            return line + (" " + t("refused: {reason}", reason=lang.text(b["refused"])) if "refused" in b else "")
+            refused = t("refused: {reason}", reason=game_text(b["refused"], lang, minor_unit, currency)) \
+                if "refused" in b else ""
+            return line + (" " + refused if refused else "")
         if record.kind == "shoe":
             return t("shoe: {note}", note=w(b["note"])) + (f" {b['shoe']}" if "shoe" in b else "")
         if record.kind == "pending":
             guess = " ".join("?" if v is None else str(v) for v in b["values"])
             if "refused" in b:
                 return t("REFUSE unsure {source} read [{guess}]: {reason}", source=b["source"], guess=guess,
-                         reason=lang.text(b["refused"]))
+                         reason=game_text(b["refused"], lang, minor_unit, currency))
             return t("{source} read [{guess}] -> {prompt}", source=b["source"], guess=guess,
-                     prompt=lang.text(b["prompt"]))
+                     prompt=game_text(b["prompt"], lang, minor_unit, currency))
         if record.kind == "start":
-            return t("start: table {table} {game} {variant}, recovered {recovered}", table=b["table"], game=b["game"],
-                     variant=b["variant"], recovered=b["recovered"])
+            given = b.get("recovered")
+            recovered: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+            line = t("start: table {table} {game} {variant}, round {round}, {replayed} events replayed",
+                     table=b["table"], game=b["game"], variant=b["variant"], round=recovered.get("round", record.round),
+                     replayed=recovered.get("replayed", 0))
+            faults = [fault_shown(str(name), lang) for name in recovered.get("faults") or []]
+            return line + (t(", latched: {faults}", faults=", ".join(faults)) if faults else "")
         return record.kind

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from controller.runtime.camera import CameraDevice, load_calibration
 from controller.runtime.simulate import SimulatedPanel
+from controller.events import Wheel
 from drivers.vision.events import SpinRead
 
 FIND_FRAMES = 30
@@ -219,7 +220,7 @@ class EmulatedRouletteCamera(SimulatedPanel):
 
     def send(self, raw: object) -> None:
         """The virtual croupier launches the ball for ``raw`` (a ``Wheel``); anything else is posted as it is."""
-        if type(raw).__name__ != "Wheel":
+        if not isinstance(raw, Wheel):
             super().send(raw)
             return
         number = int(getattr(raw, "number"))

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from controller.config import TableConfig
 from controller.runtime import devices as real_devices
+from controller.runtime.devices import registry
 from controller.runtime.exactly_once import ExactlyOnce, is_delivery
 from controller.runtime.interfaces import Command, InputDevice
 from controller.runtime.journal import Record
@@ -46,11 +47,20 @@ class Running:
         self.closing = False
         self.stop_reason = "stopped"
 
+    def _walked(self) -> tuple[Any, Any]:
+        """The first built device whose kind has a self-test walk, and the walk; (None, None) if none has."""
+        return next(((self.built.inputs[kind.name], kind.selftest) for kind in registry.all_kinds()
+                     if kind.selftest is not None and kind.name in self.built.inputs), (None, None))
+
     @property
-    def panel(self) -> real_devices.GpioPanel | None:
-        """The GPIO panel (the self-test walks it), if the table has one."""
-        panel: real_devices.GpioPanel | None = self.built.panel
-        return panel
+    def panel(self) -> Any:
+        """The built device the self-test walks (the GPIO panel), if the table has one."""
+        return self._walked()[0]
+
+    @property
+    def walk(self) -> Any:
+        """Its kind's self-test walk (``DeviceKind.selftest``), if the table has such a device."""
+        return self._walked()[1]
 
     def post_for(self, name: str) -> Callable[[object], None]:
         loop = self.loop

@@ -1,7 +1,9 @@
 """Power-up self-check of the installed code: a digest of every source file against a stored one.
 
 The digest covers every ``.py`` and ``.toml`` file of the ``controller`` and
-``drivers`` packages (relative path and content, in path order). It is written
+``drivers`` packages and every shipped model (``.onnx``: the camera readers' learned dice detector and
+face models, which decide what a die reads as much as the code does), by relative path and content,
+in path order. It is written
 once at installation (``tablectl digest --write``) into the configuration
 directory, which the service cannot write; at start the daemon recomputes it
 and a mismatch is a latched fault: the table does not open.
@@ -16,7 +18,7 @@ from pathlib import Path
 import controller
 import drivers
 
-SUFFIXES = (".py", ".toml")
+SUFFIXES = (".py", ".toml", ".onnx")
 
 
 def package_roots() -> list[Path]:

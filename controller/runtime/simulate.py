@@ -20,7 +20,7 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from controller import cards
 from controller.cards import Card
@@ -94,6 +94,24 @@ class SimulatedShoe:
                 self._post(CutCard())
 
 
+class Sender(Protocol):
+    """A device the virtual croupier hands an event to: a stand-in, the croupier's hands, a reader."""
+
+    def send(self, raw: object) -> None: ...
+
+
+class Dealer(Protocol):
+    """A shoe the virtual croupier deals from: ``SimulatedShoe``, or the shoe kind's emulator."""
+
+    decks: int
+    cards: list[Any]
+    position: int
+
+    def pull(self) -> None: ...
+
+    def new_shoe(self, shoe_no: int) -> None: ...
+
+
 class SimulatedPanel:
     """A device that posts what it is told to: the dealer buttons, the bet sensors."""
 
@@ -154,9 +172,9 @@ class VirtualCroupier:
     otherwise tries candidate events on a copy of the round.
     """
 
-    def __init__(self, table: Any, shoe: SimulatedShoe, buttons: SimulatedPanel, bets: SimulatedPanel,
+    def __init__(self, table: Any, shoe: Dealer, buttons: Sender, bets: Sender,
                  command: Callable[[Command], None], seed: int, fast: bool,
-                 results: SimulatedPanel | None = None, puck: SimulatedPanel | None = None) -> None:
+                 results: Sender | None = None, puck: Sender | None = None) -> None:
         self.table, self.shoe, self.buttons, self.bets = table, shoe, buttons, bets
         self.results = results or buttons  # the wheel reader or the dice camera
         self.puck = puck or buttons
@@ -190,7 +208,7 @@ class VirtualCroupier:
         self.changed.clear()
         return True
 
-    async def _send(self, device: SimulatedPanel, raw: object) -> bool:
+    async def _send(self, device: Sender, raw: object) -> bool:
         self.changed.clear()
         device.send(raw)
         return await self._settle(getattr(device, "settle_s", 5.0))  # the roulette camera renders a whole spin
@@ -324,6 +342,10 @@ class VirtualCroupier:
                 await self._pause(2.0, 5.0)
                 return await self._send(self.results, self.dice.throw(colours))
         return False
+
+
+READERS = ("wheel", "camera")
+"""The stand-ins of ``simulated_extras`` that read a result: the croupier's spins and throws go to them."""
 
 
 def simulated_extras(spec: Any) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from controller import games
 from controller.config import TableConfig
-from controller.events import Dice, Draw, Void, Wheel, describe, event_from_json, event_to_json
+from controller.events import CardOut, Dice, Draw, Void, Wheel, describe, event_from_json, event_to_json
 from controller.games.contract import (
     Accepted, Alert, DrawRequest, GameSpec, MeterChange, Outcome, Prompt, Rejected, Round, RoundConfig, Settlement,
 )
@@ -356,7 +356,7 @@ class Table:
         health.events += 1
         health.last_ns = time.monotonic_ns()
         if confirmed_by is not None:
-            return self._event(source, raw, confirmed_by)  # type: ignore[arg-type]
+            return self._event(source, raw, confirmed_by)
         translation = translate(source, raw, self.translation_view(raw))
         self.memory = translation.memory
         return self.apply(source, translation.intents)
@@ -424,7 +424,7 @@ class Table:
                               "the console"}
             self._commit([("refuse", self.round_no, body)])
             return "refused"
-        card = getattr(event, "card", None) if type(event).__name__ == "CardOut" else None
+        card = event.card if isinstance(event, CardOut) else None
         if isinstance(card, Card):  # the shoe's composition: a card this shoe cannot hold is a misdeal
             misdeal = self.composition.refuse(card)
             if misdeal is not None:

@@ -11,12 +11,18 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from controller.language import ENGLISH, Language
-from controller.money import format_amount
 
 
-def money(amount: int, minor_unit: int = 100, currency: str = "") -> str:
-    """``2000`` -> ``SEK 20.00``, ``-2000`` -> ``SEK -20.00`` (the one formatter, the currency code first)."""
-    return format_amount(amount, minor_unit, currency, code_first=True)
+def money(amount: int, minor_unit: int = 100, currency: str = "", lang: Language = ENGLISH) -> str:
+    """``2000`` -> ``SEK 20.00`` in English, ``20,00 SEK`` in Swedish: the language's money format
+    (docs/languages.md), over integer minor units."""
+    return lang.money(amount, minor_unit, currency)
+
+
+def game_text(text: str, lang: Language = ENGLISH, minor_unit: int = 100, currency: str = "") -> str:
+    """A game's prompt, reason or alert in ``lang``, its amounts (minor units, as the game writes them) in the
+    table's currency and money format: ``box 1 to act: fold, call SEK 1.00, raise to SEK 2.00..SEK 100.00``."""
+    return lang.text(text, money=lambda amount: money(amount, minor_unit, currency, lang))
 
 
 def cards(items: Sequence[str]) -> str:
@@ -30,7 +36,7 @@ def event_text(event: Mapping[str, Any], minor_unit: int = 100, currency: str = 
         return t("card {card}", card=event["card"])
     if kind in ("bet", "action"):
         who = f" ({event['player']})" if event.get("player") else ""
-        amount = f" {money(event['amount'], minor_unit, currency)}" if event.get("amount") is not None else ""
+        amount = f" {money(event['amount'], minor_unit, currency, lang)}" if event.get("amount") is not None else ""
         if kind == "bet":
             return t("bet box {box}{player} {spot}{amount}", box=event["seat"], player=who, spot=lang.spot(event["spot"]),
                      amount=amount)
@@ -44,7 +50,7 @@ def event_text(event: Mapping[str, Any], minor_unit: int = 100, currency: str = 
             return t("dice {values}", values=", ".join(f"{w(c)} {v}" for c, v in zip(colours, values)))
         return t("dice {values}", values=" ".join(str(v) for v in values))
     if kind == "void":
-        return t("void: {reason}", reason=lang.text(str(event.get("reason", ""))))
+        return t("void: {reason}", reason=game_text(str(event.get("reason", "")), lang, minor_unit, currency))
     if kind == "puck":
         return t("burn puck at box {box}", box=event["seat"])
     if kind == "close_bets":
@@ -60,7 +66,7 @@ def _hand(hand: Mapping[str, Any], lang: Language = ENGLISH) -> str:
     if hand.get("blackjack"):
         parts.append("Black Jack")
     if hand.get("hand") and isinstance(hand["hand"], str):
-        parts.append(f"({w(hand['hand'])})")
+        parts.append(f"({lang.hand(hand['hand'])})")
     if hand.get("decision"):
         parts.append(w(str(hand["decision"])))
     if hand.get("doubled"):
@@ -79,7 +85,7 @@ def _dealer(dealer: Mapping[str, Any], lang: Language = ENGLISH) -> str:
                  total=t("{total}, bust", total=dealer["total"]) if dealer.get("bust") else dealer["total"])
     if dealer.get("hand"):
         qualifies = dealer.get("qualifies")
-        hand = lang.word(str(dealer["hand"]))
+        hand = lang.hand(str(dealer["hand"]))
         return t("dealer {cards} ({total})", cards=text,
                  total=hand if qualifies is None or qualifies else t("{hand}, does not qualify", hand=hand))
     return t("dealer {cards}", cards=text)
@@ -120,7 +126,7 @@ def outcome_parts(outcome: Mapping[str, Any], lang: Language = ENGLISH) -> tuple
     if outcome.get("burned"):
         lines.append(t("burned card {card} (box {box})", card=outcome["burned"], box=outcome.get("puck_box")))
     if outcome.get("voids"):
-        lines.append(t("void: {reason}", reason=", ".join(lang.text(str(v)) for v in outcome["voids"])))
+        lines.append(t("void: {reason}", reason=", ".join(_void(v, lang) for v in outcome["voids"])))
     boxes: dict[int, str] = {}
     for box in outcome.get("boxes") or []:
         seat_of = box.get("seat", box.get("box", box.get("player")))
@@ -130,6 +136,15 @@ def outcome_parts(outcome: Mapping[str, Any], lang: Language = ENGLISH) -> tuple
         hands = box.get("hands")
         boxes[seat] = "; ".join(_hand(h, lang) for h in hands) if hands else _hand(box, lang)
     return lines, boxes
+
+
+def _void(void: Any, lang: Language) -> str:
+    """An omslag as the outcome holds it: the reason the croupier or the camera gave, as given, and who gave it
+    (``a chip fell into the wheel (croupier Lisa)``); a game's own reason in the table's language."""
+    if isinstance(void, Mapping):
+        reason = str(void.get("reason", ""))
+        return f"{reason} ({void['by']})" if void.get("by") else reason
+    return lang.text(str(void))
 
 
 def outcome_short(outcome: Mapping[str, Any], lang: Language = ENGLISH) -> str:

@@ -28,16 +28,16 @@ Faults (controller/runtime/faults.py): a link or bus that is down is
 puck circles' ``sensor_fault.puck`` clears itself when exactly one circle senses
 the puck again; a jam, tamper, an unreadable card, a wheel fault latch
 (``device_fault.<device>``, ``reader_failing.<device>``) until a supervisor
-clears them; a camera unsure of ``fail_limit`` throws (or spins) in a row
+clears them; a camera unsure of ``fail_limit`` throws (or spins) in a row (the camera kind's ``wiring``)
 latches ``reader_failing.camera``; a bad deck check latches
 ``deck_check.shuffler``, which refuses the next shoe.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from controller.events import TYPE_NAMES
+from controller.events import TYPE_NAMES, Event
 from controller.games.contract import GameSpec
 from controller.runtime.devices import registry
 from controller.runtime.devices.gpio import DEFERRED_ACTIONS, button_actions
@@ -59,7 +59,7 @@ def translate(source: str, raw: object, view: TableView) -> Translation:
     if handler is not None:
         return handler(source, raw, view)
     if kind in TYPE_NAMES:
-        return one(memory, Submit(raw))  # type: ignore[arg-type]
+        return one(memory, Submit(cast(Event, raw)))  # a game event class (TYPE_NAMES): one of Event's
     if kind in noted:
         return one(memory, Noted(f"{source}: {type(raw).__name__} noted"))
     return one(memory, Noted(f"{source}: unknown event {type(raw).__name__}"))
@@ -73,8 +73,13 @@ def progressive_spot(spec: GameSpec, variant: str) -> str | None:
 
 
 def wiring_for(config: Any) -> Wiring:
-    """The table configuration's ``Wiring``: the pin map's button actions, the progressive spot, the camera's limit."""
+    """The table configuration's ``Wiring``: the pin map's button actions, the progressive spot, and each
+    device kind's ``wiring`` keys (as its section gives them, else the kind's defaults) by device name."""
     spec, variant = config.spec, config.round_config.variant
-    camera = config.devices.get("camera")
-    fail_limit = int(camera.settings.get("fail_limit", 3)) if camera is not None else 3
-    return Wiring(spec.id, button_actions(config.pin_map, spec), progressive_spot(spec, variant), fail_limit)
+    settings = {}
+    for kind in registry.all_kinds():
+        if kind.wiring:
+            device = config.devices.get(kind.name)
+            given = device.settings if device is not None else {}
+            settings[kind.name] = {key: given.get(key, default) for key, default in kind.wiring.items()}
+    return Wiring(spec.id, button_actions(config.pin_map, spec), progressive_spot(spec, variant), settings)

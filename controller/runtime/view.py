@@ -99,7 +99,7 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
     return SignContent(title=lang.word(config.spec.name), limits=tuple(limits),
                        results=tuple(ResultMark(t, c) for t, c in board.marks),
                        results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
-                       minor_per_major=config.minor_unit,
+                       minor_per_major=config.minor_unit, decimal=lang.money_format.decimal,
                        boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks))
                                     for label, marks in board.pages(config.spec, config.round_config)))
 
@@ -111,8 +111,9 @@ def sign_lines(table: Any) -> list[str]:
     lang = language(getattr(config, "language", "en"))
     lines = [f"{lang.word(config.spec.name)} {config.round_config.variant.upper()}"]
     for spot, (low, high) in (config.round_config.get("limits", {}) or {}).items():
-        top = format_amount(high, minor, whole=True) if high is not None else "..."
-        lines.append(f"{lang.spot(spot).upper()} {format_amount(low, minor, whole=True)}-{top} {config.currency}")
+        top = lang.money(high, minor, whole=True, grouped=False) if high is not None else "..."
+        lines.append(f"{lang.spot(spot).upper()} {lang.money(low, minor, whole=True, grouped=False)}-{top} "
+                     f"{config.currency}")
     if table.last_outcome:
         lines.append(lang.t("LAST") + " " + outcome_short(table.last_outcome, lang))
     if table.faults:

@@ -58,6 +58,8 @@ class SignContent:
     boards: tuple[tuple[str, tuple[ResultMark, ...]], ...] = ()
     """More pages of the last-results board after the results: a label and its marks (``HOT`` 28 6 0;
     ``P 28 B 26 T 6`` with no marks)."""
+    decimal: str = "."
+    """The decimal mark of the table's language (``12,05`` in Swedish), for a limit that is not whole."""
 
 
 def format_amount(minor: int, minor_per_major: int = 100) -> str:
@@ -69,8 +71,8 @@ def format_amount(minor: int, minor_per_major: int = 100) -> str:
 
 
 def limit_text(limit: SpotLimit, content: SignContent) -> str:
-    low = format_amount(limit.minimum, content.minor_per_major)
-    high = format_amount(limit.maximum, content.minor_per_major)
+    low = format_amount(limit.minimum, content.minor_per_major).replace(".", content.decimal)
+    high = format_amount(limit.maximum, content.minor_per_major).replace(".", content.decimal)
     unit = f" {content.currency}" if content.currency else ""
     return f"{limit.label} {low}-{high}{unit}"
 

@@ -283,16 +283,18 @@ class DiceReader(DetectorJoin):
         self._scale = sc
         half = cv2.resize(image, (w // sc, h // sc), interpolation=cv2.INTER_AREA) if sc > 1 else image
         cal = self.calibration
-        table = cal is not None and cal.size == (w, h)
-        if table:
+        table_half: np.ndarray | None = None  # the table's mask at half scale, where the calibration fits the frame
+        if cal is not None and cal.size == (w, h):
             if self._table_half is None or self._table_half.shape != half.shape[:2]:
                 self._table_half = cv2.resize(cal.mask(), (w // sc, h // sc), interpolation=cv2.INTER_NEAREST)
                 bx, by, bw, bh = cv2.boundingRect(self._table_half)
                 self._table_box = (bx, by, bx + bw, by + bh)
+            table_half = self._table_half
+        table = table_half is not None
         dist, self._last_background = self._foreground(half, die / sc, self._table_box if table else None)
         _, mask = cv2.threshold(dist, self.options.threshold, 255, cv2.THRESH_BINARY)  # 255 where dist > threshold
-        if table:
-            mask &= self._table_half
+        if table_half is not None:
+            mask &= table_half
         # Opening removes what is thinner than k: specks and (calibrated table) printed lines.
         k = max(3, int(die / (4 * sc if cal is not None and sc > 1 else 6 * sc)) | 1)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
@@ -315,6 +317,7 @@ class DiceReader(DetectorJoin):
             else:
                 rect = ((cx, cy), (rw, rh), ang)
             blobs.append(_Blob(rect, (sc * x, sc * y, sc * bw, sc * bh), area, edge))
+        full: np.ndarray
         if sc > 1 and (w, h) == (2 * hw, 2 * hh):
             # Only the box of what is set is enlarged (nearest, by exactly 2: the same pixels as the whole).
             x0, y0, bw, bh = cv2.boundingRect(mask)
@@ -414,7 +417,7 @@ class DiceReader(DetectorJoin):
             side = max(rw, rh, 1.0)
             face = read_face(patch, felt_lab, (rw / side, rh / side), patch_lab, patch_hsv)
             # The colour footprint is used only by the per-colour size checks: not measured without sizes.
-            body = None if photo or id(b) in split_parts or not (cal.die_sizes or self._measuring) \
+            body = None if cal is None or id(b) in split_parts or not (cal.die_sizes or self._measuring) \
                 else body_footprint(image, b.rect, patch, felt_lab, die, patch_lab)
             if photo and face.value is None and face.reason == "no pips found":
                 x, y, w, h = b.box
@@ -524,10 +527,11 @@ class DiceReader(DetectorJoin):
         floor = MODEL_ONLY if self.calibration is not None else (
             MODEL_ONLY_PHOTO if getattr(model, "colour", False) else MODEL_ONLY_PHOTO_GREY)
         guesses = model.classify([patch for _, patch in items], judge_tilt=self.calibration is not None)
+        recut = recuts or {}
         again = [k for k, ((i, _), g) in enumerate(zip(items, guesses))
-                 if recuts and i in recuts and dice[i].value is None and not second_opinion(None, g, floor)[1]]
+                 if recut and i in recut and dice[i].value is None and not second_opinion(None, g, floor)[1]]
         recut_read: set[int] = set()
-        for k, g in zip(again, model.classify([recuts[items[k][0]] for k in again], judge_tilt=False)
+        for k, g in zip(again, model.classify([recut[items[k][0]] for k in again], judge_tilt=False)
                         if again else []):
             chosen = recut_opinion(dice[items[k][0]].value, guesses[k], g, floor)
             if chosen is g:
@@ -635,16 +639,16 @@ class DiceReader(DetectorJoin):
             area = cv2.contourArea(c)
             if not 0.015 * die * die <= area <= 0.2 * die * die:
                 continue
-            (x, y), radius = cv2.minEnclosingCircle(c)
+            (mx, my), radius = cv2.minEnclosingCircle(c)
             if area < 0.5 * math.pi * radius * radius:
                 continue
-            if any(bx - pad <= x <= bx + bw + pad and by - pad <= y <= by + bh + pad for bx, by, bw, bh in boxes):
+            if any(bx - pad <= mx <= bx + bw + pad and by - pad <= my <= by + bh + pad for bx, by, bw, bh in boxes):
                 continue
-            marks.append((x, y, area))
-        for i, (x, y, area) in enumerate(marks):
+            marks.append((mx, my, area))
+        for i, (mx, my, area) in enumerate(marks):
             if area >= 0.05 * die * die:
                 return True
-            if any(math.hypot(x - x2, y - y2) < 0.9 * die for j, (x2, y2, _) in enumerate(marks) if j != i):
+            if any(math.hypot(mx - x2, my - y2) < 0.9 * die for j, (x2, y2, _) in enumerate(marks) if j != i):
                 return True
         return False
 
@@ -726,7 +730,7 @@ class DiceReader(DetectorJoin):
                 return ["dice of different sizes in view (a die may be tilted)"]
             return []
         out = []
-        for b, colour, m in whole:
+        for b, colour, m in ((b, c, m) for b, c, m in whole if m is not None):  # each one is, by the test above
             ref = sizes[colour]
             top_short, top_long, _, die_long, contrast = m
             if contrast >= SIDE_CONTRAST:

@@ -48,8 +48,8 @@ def draw_distortion(rng: np.random.Generator, strength: float) -> Distortion:
 def geometric_maps(size: tuple[int, int], d: Distortion, rng: np.random.Generator) -> np.ndarray:
     """The 3x3 homography for the perspective part (applied to truth points too)."""
     w, h = size
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    shift = rng.uniform(-d.perspective, d.perspective, (4, 2)) * np.float32([w, h])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    shift = rng.uniform(-d.perspective, d.perspective, (4, 2)) * np.array([w, h], dtype=np.float32)
     return cv2.getPerspectiveTransform(src, (src + shift).astype(np.float32))
 
 
@@ -67,11 +67,16 @@ def glare_field(size: tuple[int, int], d: Distortion, rng: np.random.Generator) 
     """The soft highlight ``apply`` adds (one per scene; a video reuses it for every frame)."""
     if d.glare <= 0:
         return None
+    return _glare(size, d.glare, rng)
+
+
+def _glare(size: tuple[int, int], strength: float, rng: np.random.Generator) -> np.ndarray:
+    """A highlight of ``strength`` at a random place (float32, one channel to add to each colour)."""
     w, h = size
     gx, gy = rng.uniform(0, w), rng.uniform(0, h)
     sigma = rng.uniform(0.05, 0.15) * w
     ys, xs = np.indices((h, w), dtype=np.float32)
-    return (d.glare * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma * sigma)))[..., None]
+    return (strength * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma * sigma)))[..., None]
 
 
 def noise_fields(size: tuple[int, int], d: Distortion, rng: np.random.Generator, count: int = 3) -> list[np.ndarray]:
@@ -106,7 +111,7 @@ def apply(image: np.ndarray, d: Distortion, rng: np.random.Generator,
     elif d.glare > 0 or d.noise > 0:
         img = out.astype(np.float32)
         if d.glare > 0:
-            img += glare if glare is not None else glare_field((w, h), d, rng)
+            img += glare if glare is not None else _glare((w, h), d.glare, rng)
         if d.noise > 0:
             img += noise if noise is not None else rng.normal(0, d.noise, img.shape).astype(np.float32)
         out = np.clip(img, 0, 255).astype(np.uint8)
@@ -114,8 +119,9 @@ def apply(image: np.ndarray, d: Distortion, rng: np.random.Generator,
         out = cv2.GaussianBlur(out, (0, 0), d.blur)
     if d.jpeg < 100:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(d.jpeg)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out
 
 

@@ -66,11 +66,35 @@ def photo_split(image: Path) -> str:
     return "test"
 
 
-def iter_labelled_images(root: Path, half: str | None = None) -> Iterable[Path]:
-    """Every .jpg/.png below ``root`` that has a label file, sorted; only one half of the split if ``half``."""
+# The photo sources (camera and scene), by the folder each set sits in: leave-one-source-out measures
+# train and tune on one and test on the whole of the other (bench/vision_loso.py).
+SOURCES = ("byler-topdown", "penlington-webcam")
+
+
+def default_photo_root(repo: Path) -> Path | None:
+    """The labelled photo sets beside a clone of the repository: ``shared/data/dice-photos`` in the folder
+    holding the clone or the one above it; None if neither has it (give the folder by hand)."""
+    for cand in (repo.parent / "shared/data/dice-photos", repo.parent.parent / "shared/data/dice-photos"):
+        if cand.is_dir():
+            return cand
+    return None
+
+
+def photo_source(image: Path) -> str:
+    """The photo source (one of SOURCES) an image belongs to, by its folder; '' if none."""
+    for part in image.parts:
+        if part in SOURCES:
+            return part
+    return ""
+
+
+def iter_labelled_images(root: Path, half: str | None = None, source: str | None = None) -> Iterable[Path]:
+    """Every .jpg/.png below ``root`` that has a label file, sorted; only one half of the split if ``half``,
+    only one photo source (SOURCES) if ``source``."""
     for image in sorted(root.rglob("*")):
         if image.suffix.lower() in (".jpg", ".jpeg", ".png") and label_path_for(image).exists() \
-                and (half is None or photo_split(image) == half):
+                and (half is None or photo_split(image) == half) \
+                and (source is None or photo_source(image) == source):
             yield image
 
 

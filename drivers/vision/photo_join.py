@@ -8,6 +8,7 @@ its last background estimate and its record of die patches.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -16,7 +17,10 @@ import numpy as np
 from drivers.vision.detector import Detection, DiceDetector
 from drivers.vision.dice_result import MIN_CONFIDENCE, Die, color_name
 from drivers.vision.labels import overlap
-from drivers.vision.pips import read_face, rectify
+from drivers.vision.pips import FaceReading, read_face, rectify
+
+if TYPE_CHECKING:
+    from drivers.vision.dice import _Enlarged
 
 # Chosen on the train half of the real photos.
 DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must account for
@@ -54,11 +58,11 @@ class DetectorJoin:
 
     if TYPE_CHECKING:
         _detector: DiceDetector | None
-        _detector_model: object
+        _detector_model: Path | None
         detector_note: str
         last_detections: list[Detection]
         last_patches: list[tuple[np.ndarray, tuple[int, int, int, int], int | None]]
-        _last_background: np.ndarray | None
+        _last_background: np.ndarray | _Enlarged | None
         _scale: int
         split_merged: bool
 
@@ -167,13 +171,14 @@ class DetectorJoin:
         centre = (x + w / 2, y + h / 2)
         tries = (self._fit_rect(image, box), (centre, (float(w), float(h)), 0.0), (centre, (1.2 * w, 1.2 * h), 0.0))
         felt = self._felt_lab_at(box)
-        first = None
+        first: tuple[FaceReading, np.ndarray] | None = None
         for rect in tries:
             patch = rectify(image, rect, grow=1.0)
             face = read_face(patch, felt)
             first = first or (face, patch)
             if face.value is not None and face.confidence >= DETECT_READ:
                 return face.value, face, patch
+        assert first is not None  # three tries: the first one was read
         return None, first[0], first[1]
 
     @staticmethod
@@ -190,7 +195,7 @@ class DetectorJoin:
         lab = cv2.cvtColor(roi, cv2.COLOR_BGR2LAB).astype(np.float32)
         border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
         dist = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
-        dist = cv2.normalize(dist, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+        dist = cv2.normalize(dist, np.zeros_like(dist), 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
         _, mask = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         count, labels_, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -208,7 +213,7 @@ class DetectorJoin:
     def _felt_lab_at(self, box: tuple[int, int, int, int]) -> np.ndarray | None:
         """The felt's Lab colour around a box, from the last read's background estimate."""
         background = self._last_background
-        if background is None:
+        if not isinstance(background, np.ndarray):  # None; photo mode's felt estimate is never an _Enlarged
             return None
         x, y, w, h = (v // self._scale for v in box)
         ring = background[max(0, y):y + h, max(0, x):x + w].reshape(-1, 1, 3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -132,7 +133,7 @@ def find_pips(patch: np.ndarray, region: tuple[float, float] = (1.0, 1.0),
     return pips, float(np.median(dist[mask > 0])) - level if mask.any() else 0.0
 
 
-def _axis_ratios(components: list[tuple[np.ndarray, np.ndarray]]) -> list[float]:
+def _axis_ratios(components: Sequence[tuple[np.ndarray, ...]]) -> list[float]:
     """Short over long principal spread of each component's pixels ((ys, xs); 1.0 below 3 pixels).
 
     The covariance is np.cov's own arithmetic (the mean as np.mean computes it, the sum over the count;
@@ -148,7 +149,7 @@ def _axis_ratios(components: list[tuple[np.ndarray, np.ndarray]]) -> list[float]
             c = np.dot(m, m.T.conj())
             c *= np.true_divide(1, len(xs) - 1)
             covs.append(c)
-    evs = iter(np.linalg.eigvalsh(np.stack(covs)) if covs else ())
+    evs: Iterator[np.ndarray] = iter(np.linalg.eigvalsh(np.stack(covs)) if covs else ())
     out = []
     for ys, xs in components:
         if len(xs) < 3:

@@ -15,7 +15,12 @@ made fewer than ``min_turns`` turns, or left the wheel; ``unsure`` when the
 ball was lost, rests on a fret, never rests, or the wheel is not where it was
 calibrated.  A spin that would end ``ok`` or ``void`` is ``unsure`` instead when
 its track was bridged: the ball unseen for ``max_gap`` frames in a row, or
-something over the track (``occluded_arc``) for two frames or more.  Pockets run clockwise as seen from the camera in the order
+something over the track (``occluded_arc``) for two frames or more; except an
+``ok`` whose launch was already judged before the bridge began (at least
+``min_turns`` turns seen on the track, ball and rotor seen turning opposite
+ways, the same directions at the end) and whose rest was seen in frames with
+nothing over the wheel and the ball seen in each: the number is decided where
+the ball comes to rest.  Pockets run clockwise as seen from the camera in the order
 ``ORDER`` (mount the camera so that holds, or set ``clockwise=False``).
 """
 
@@ -133,7 +138,7 @@ class RouletteReader:
         self.pocket_rows = (int(np.argmin(np.abs(self.radii - calibration.inner_radius))),
                             int(np.argmin(np.abs(self.radii - (2 * pr - calibration.inner_radius)))))
         self.track_row = int(np.argmin(np.abs(self.radii - (r_out - 0.5 * (r_out - ring_r) / 2))))
-        self._polar = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
+        self._polar: np.ndarray = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
         self.reset()
 
     def reset(self) -> None:
@@ -164,6 +169,12 @@ class RouletteReader:
         self.back_run = 0  # after a "drop": sightings in a row of the ball still circling on the track
         self.back_travel = 0.0
         self.resumed = 0  # times the spin resumed after a "drop": its turn count is then only a lower bound
+        # (track travel, rotor travel) at the last sighting on the track before anything bridged it, and that
+        # snapshot frozen when the track was first bridged (a long gap, or something over the wheel)
+        self.clean: tuple[float, float] = (0.0, 0.0)
+        self.bridge_from: tuple[float, float] | None = None
+        self.occluded_now = False
+        self.last_unclear = -1  # the last frame mid-spin with something over the wheel or no ball accepted
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -207,9 +218,9 @@ class RouletteReader:
                 best = (score, cents[i][0], cents[i][1])
         ball = None
         if best is not None:
-            ang = best[1] * 2 * math.pi / ANGLES
+            ball_angle = best[1] * 2 * math.pi / ANGLES
             rad = float(np.interp(best[2], np.arange(len(self.radii)), self.radii))
-            ball = (_wrap(ang), rad)
+            ball = (_wrap(ball_angle), rad)
         return rotor, ball
 
     def occluded_arc(self) -> int:
@@ -232,13 +243,22 @@ class RouletteReader:
 
     # -- the spin ------------------------------------------------------------------------------
     def update(self, index: int, frame: np.ndarray) -> SpinResult | None:
+        result = self._update(index, frame)
+        if result is None and self.phase in ("spin", "drop") and (self.occluded_now or self.missing > 0):
+            self.last_unclear = index
+        return result
+
+    def _update(self, index: int, frame: np.ndarray) -> SpinResult | None:
         self.frame = index
+        self.occluded_now = False
         if self.phase in ("spin", "drop"):
             self.max_gap = max(self.max_gap, self.missing)
+            self._note_bridge()
         if self.cal.check(frame):
             self.bad_view += 1
             if self.phase in ("spin", "drop"):
                 self.occluded += 1
+                self.occluded_now = True
             if self.bad_view >= 5 and self.phase != "wait":
                 return self._end("unsure", "the wheel is not where it was calibrated (camera moved or covered)")
             return None
@@ -246,6 +266,7 @@ class RouletteReader:
         rotor, ball = self.measure(frame)
         if self.phase in ("spin", "drop") and self.occluded_arc() >= self.opt.occluded_degrees:
             self.occluded += 1
+            self.occluded_now = True
         if self.phase == "done":
             # After a result, a new spin may start only once the ball has been quiet (resting in a pocket,
             # or picked up) for a while: the rest of a lost or void spin is not a new spin.
@@ -328,6 +349,8 @@ class RouletteReader:
                 # Back on the track after a sighting or two inside it: those frames were turns too.
                 self.track_travel += d + self.off_travel
                 self.off_track, self.off_travel = 0, 0.0
+                if self.bridge_from is None and not self.occluded_now:
+                    self.clean = (self.track_travel, self.rotor_travel)
                 return None
             self.off_track += 1
             self.off_travel += d
@@ -421,16 +444,42 @@ class RouletteReader:
             return self._end("unsure", "no stable pocket: the ball rests on a fret")
         return self._end("ok", "", ORDER[k % 37])
 
+    def _note_bridge(self) -> None:
+        """Freeze the launch as last seen cleanly once the track is first bridged."""
+        if self.bridge_from is None and (max(self.max_gap, self.missing) >= self.opt.max_gap or self.occluded >= 2):
+            self.bridge_from = self.clean
+
+    def _judged_before_bridge(self, ball_dir: str | None, rotor_dir: str | None) -> bool:
+        """Whether the launch was good before the bridge began: at least min_turns turns on the track, ball and
+        rotor seen turning opposite ways then, and the same directions over the whole spin."""
+        if self.bridge_from is None:
+            return False
+        track, rotor = self.bridge_from
+        if abs(track) < 0.5 or abs(rotor) < 0.05 or abs(track) / (2 * math.pi) < self.opt.min_turns:
+            return False
+        before = ("cw" if track > 0 else "ccw", "cw" if rotor > 0 else "ccw")
+        return before[0] != before[1] and before == (ball_dir, rotor_dir)
+
     def _end(self, status: str, reason: str, number: int | None = None, bridged_first: bool = False) -> SpinResult:
         """The spin's result; ``bridged_first``: an unsure whose reason a bridged track's reason outranks."""
         ball_dir, rotor_dir = self._directions()
         gap, occluded = max(self.max_gap, self.missing), self.occluded
-        if (status != "unsure" or bridged_first) and (gap >= self.opt.max_gap or occluded >= 2):
-            # The track was bridged over frames where the ball was not seen (a hand, glare): the turns,
-            # the directions and the pocket may rest on glints.  Refuse rather than trust the bridge.
+        self._note_bridge()
+        bridged = gap >= self.opt.max_gap or occluded >= 2
+        clear_rest = not self.occluded_now and self.frame - self.last_unclear > self.opt.rest_frames
+        if status == "ok" and bridged and clear_rest and self._judged_before_bridge(ball_dir, rotor_dir):
+            # The launch was judged before the ball was lost from view (the turns and both directions), and the
+            # pocket is read where the ball rests, in rest_frames + 1 frames in a row after the bridge with
+            # nothing over the wheel and the ball seen in each: the bridge decides nothing.
+            pass
+        elif (status != "unsure" or bridged_first) and bridged:
+            # The track was bridged over frames where the ball was not seen (a hand, glare) before the launch
+            # could be judged: the turns, the directions and the pocket may rest on glints.  Refuse.
             what = f"not seen for {gap} frames in a row" if gap >= self.opt.max_gap else \
                 f"hidden from the camera for {occluded} frames"
-            status, reason, number = "unsure", f"the ball was {what} mid-spin: the result would be a guess", None
+            seen = abs(self.bridge_from[0]) / (2 * math.pi) if self.bridge_from is not None else 0.0
+            status, reason, number = "unsure", (f"the ball was {what} mid-spin before its launch could be judged "
+                                                f"({seen:.1f} turns seen before): the result would be a guess"), None
         result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir, gap, occluded)
         rotor = self.rotor
         self.reset()

@@ -86,18 +86,40 @@ def score_throw(i: int, base: int, face_model: bool = True) -> dict:
     return out
 
 
-def score_spin(i: int, base: int) -> dict:
-    """One synthetic spin: kind, strength, verdict, frames from rest to result, and the example when wrong."""
+def score_styled_throw(i: int, base: int) -> dict:
+    """One styled synthetic throw (synth_styles: other cloths, dice, light, blur, clutter, a tilted camera): its
+    kind, style, verdict and, when wrong, the example."""
+    from drivers.vision import synth_styles
+    kind = synth_styles.KINDS[i % len(synth_styles.KINDS)]
+    seed = base + i
+    truth, answer = synth_styles.read_throw(seed, kind)
+    v = judge_dice(truth, answer)
+    st = truth["style"]
+    out = {"kind": kind, "strength": f"tilt {int(st['tilt'] // 10) * 10}-{int(st['tilt'] // 10) * 10 + 10}",
+           "cloth": st["cloth"], "dice": st["dice"], "verdict": v}
+    if v == "wrong":
+        out["example"] = {"seed": seed, "kind": kind, "style": st, "truth": truth["status"],
+                          "answer": answer["status"], "reason": answer["reason"]}
+    return out
+
+
+def score_spin(i: int, base: int, varied: bool = False) -> dict:
+    """One synthetic spin: kind, strength, verdict, frames from rest to result, and the example when wrong.
+    ``varied``: the kinds include the ball hidden mid-spin (synth_roulette.ALL_KINDS) and each wheel's design
+    is drawn from its seed."""
     from drivers.vision import synth_roulette as S
     from drivers.vision.roulette import RouletteReader, read_spins
-    kind = S.KINDS[i % len(S.KINDS)]
-    strength = round((i // len(S.KINDS)) % 11 / 10, 1)
+    kinds = S.ALL_KINDS if varied else S.KINDS
+    kind = kinds[i % len(kinds)]
+    strength = round((i // len(kinds)) % 11 / 10, 1)
     seed = base + i
     truth = S.truth(seed, kind, strength)
-    spins = read_spins(enumerate(S.frames(seed, kind, strength)), RouletteReader(S.calibration()))
+    spins = read_spins(enumerate(S.frames(seed, kind, strength, varied=varied)), RouletteReader(S.calibration()))
     answer = spins[0].as_json() if spins else None
     v = judge_spin(truth, answer)
     out: dict = {"seed": seed, "kind": kind, "strength": strength, "verdict": v}
+    if v == "unsure" and answer is not None:
+        out["reason"] = answer["reason"]
     if v == "right" and truth["status"] == "ok" and answer is not None:
         out["latency"] = answer["frame"] - truth["rest_frame"]
     if v == "wrong":

@@ -12,6 +12,7 @@ there.  The reader (drivers/vision/dice.py) refuses a die with such marks beside
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -80,7 +81,7 @@ def top_face(patch: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray) -> tuple[
     towards = np.stack([felt_lab - body, shade - body]).astype(np.float32)
     limits = [(float(q @ q) - float(body @ body)) / 2 for q in (felt_lab, shade)]
     proj = transform3(lab, towards)
-    near = ((proj[..., 0] < limits[0]) & (proj[..., 1] < limits[1])).astype(np.uint8)
+    near: np.ndarray = ((proj[..., 0] < limits[0]) & (proj[..., 1] < limits[1])).astype(np.uint8)
     near = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels = cv2.connectedComponents(near, connectivity=4)
     # The component covering most of the centre (a centre pip is not body-coloured), its holes (pips) filled.
@@ -101,7 +102,7 @@ def top_face(patch: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray) -> tuple[
 
 
 def side_marks(image: np.ndarray, rect: tuple, die: float, felt_lab: np.ndarray | None,
-               others: list[np.ndarray] = ()) -> tuple[int, float]:
+               others: Sequence[np.ndarray] = ()) -> tuple[int, float]:
     """(count, strongest) of pip-like light marks in a ring just outside a die's top face.
 
     ``others``: the corners (image pixels, 4 x 2) of the other dice's rectangles: their pips are left out.
@@ -156,7 +157,7 @@ def side_marks(image: np.ndarray, rect: tuple, die: float, felt_lab: np.ndarray 
 
 
 def side_face_reason(image: np.ndarray, rect: tuple, die: float, felt_lab: np.ndarray | None,
-                     others: list[np.ndarray] = ()) -> str:
+                     others: Sequence[np.ndarray] = ()) -> str:
     """SIDE_PIPS when marks like a side face's pips lie just outside the die's top face, else ''."""
     count, _ = side_marks(image, rect, die, felt_lab, others)
     return SIDE_PIPS if count >= MIN_MARKS else ""

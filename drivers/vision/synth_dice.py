@@ -66,8 +66,8 @@ def felt(rng: np.random.Generator) -> np.ndarray:
     img[:] = (40, 30, 25)  # dark wooden rail
     base = np.array([50, 105, 30], np.float32) + rng.uniform(-12, 12, 3).astype(np.float32)
     cv2.rectangle(img, (30, 25), (610, 455), tuple(int(c) for c in base), -1)
-    tex = rng.normal(0, 3, (h // 4, w // 4, 1)).astype(np.float32)
-    tex = cv2.resize(tex, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    coarse = rng.normal(0, 3, (h // 4, w // 4, 1)).astype(np.float32)
+    tex = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
     img = np.clip(img.astype(np.float32) + tex, 0, 255).astype(np.uint8)
     cv2.polylines(img, [np.array(AREA, np.int32)], True, (200, 215, 200), 2, cv2.LINE_AA)
     return img

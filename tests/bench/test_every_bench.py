@@ -44,6 +44,7 @@ TINY: dict[str, list[list[str]]] = {
     "vision.py": [["--dice", "2", "--spins", "1", "--no-photos", "--no-detector", "--speed-frames", "3"]],
     "vision_identity.py": [["record", "--dice", "1", "--photos", "{tmp}/no-photos", "--out", "{tmp}/v.json"],
                            ["compare", "{tmp}/v.json", "{tmp}/v.json"]],
+    "vision_loso.py": [["--shipped", "--limit", "1"]],
     "vision_instructions.py": [["--frames", "1", "--reader", "plain"]],
     "vision_speed_ab.py": [["--base", "HEAD", "--rounds", "1", "--frames", "2"]],
     "wheel_dice_settle.py": [["--players", "1"]],

@@ -44,3 +44,13 @@ def test_the_one_money_formatter_pads_the_minor_units() -> None:
     assert [format_amount(a, whole=True) for a in (5000, 5005, 5050)] == ["50", "50.05", "50.50"]
     assert format_amount(1005, 1000, "KWD") == "1.005 KWD" and format_amount(7, 1) == "7"
     assert [sign_amount(a) for a in (5000, 5005)] == ["50", "50.05"]  # the sign uses the same formatter
+
+
+def test_the_dealer_terminal_and_the_pit_format_money_with_it(monkeypatch) -> None:
+    """The terminal's state (controller/runtime/web/state.py) has no formatter of its own: it calls the one."""
+    from controller.runtime.web import state
+
+    assert [state.money(a, 100) for a in (5, 12305, -5)] == ["0.05", "123.05", "-0.05"]
+    assert state.money(7, 1) == "7" and state.money(1005, 1000) == "1.005"
+    monkeypatch.setattr(state, "format_amount", lambda amount, minor: f"<{amount}/{minor}>")
+    assert state.money(5, 100) == "<5/100>"

@@ -80,3 +80,9 @@ def test_journal_verify_shows_progress_on_a_terminal(tmp_path) -> None:  # type:
     status, out, err = _stderr_on_a_terminal("journal", "verify", str(journal))
     assert status == 0 and "chain intact" in out
     assert "records)" in err and "100 %" in err
+
+
+def test_vision_generate_shows_progress_on_a_terminal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    status, out, err = _stderr_on_a_terminal("vision", "generate", "dice", "--out", str(tmp_path), "--count", "3")
+    assert status == 0, err
+    assert "vision generate dice: 100 % (3 of 3 scenes)" in err  # --quiet silences it as it does math's

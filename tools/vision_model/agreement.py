@@ -25,6 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from drivers.vision.labels import default_photo_root  # noqa: E402
+
 from drivers.vision import facemodel  # noqa: E402
 from drivers.vision.calibration import DiceCalibration  # noqa: E402
 from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
@@ -116,7 +118,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs=2, metavar=("FIRST", "COUNT"))
     parser.add_argument("--photos", choices=("train", "test"))
-    parser.add_argument("--photo-root", type=Path, default=Path("/work/shared/data/dice-photos"))
+    parser.add_argument("--photo-root", type=Path, default=default_photo_root(ROOT))
     parser.add_argument("--model", type=Path, default=facemodel.DEFAULT_MODEL)
     args = parser.parse_args()
     model = facemodel.FaceModel(args.model)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from drivers.vision.labels import iter_labelled_images, label_path_for  # noqa: E402
+from drivers.vision.labels import SOURCES, iter_labelled_images, label_path_for  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "boxes.npz"
 
@@ -37,13 +38,16 @@ def default_photos() -> Path | None:
     return None
 
 
-def extract(photos: Path, side: int, quality: int) -> dict[str, np.ndarray]:
-    """The train half as arrays: jpeg bytes, offsets, image names, per-die rows."""
+def extract(photos: Path, side: int, quality: int, source: str | None = None) -> dict[str, np.ndarray]:
+    """The train half as arrays: jpeg bytes, offsets, image names, per-die rows.  With ``source`` (a
+    leave-one-source-out fold, bench/vision_loso.py): every photo of that one source, both halves."""
     blobs: list[bytes] = []
     names: list[str] = []
     rows: list[tuple[float, ...]] = []
     for sub in sorted(p for p in photos.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub, "train"):
+        if source is not None and sub.name != source:
+            continue
+        for path in iter_labelled_images(sub, None if source else "train"):
             image = cv2.imread(str(path))
             if image is None:
                 continue
@@ -83,14 +87,18 @@ def main() -> int:
     parser.add_argument("--side", type=int, default=416, help="long side of the stored images")
     parser.add_argument("--quality", type=int, default=88, help="JPEG quality")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--source", choices=SOURCES,
+                        help="a leave-one-source-out fold: every photo of this source only (not for shipping)")
     args = parser.parse_args()
     if args.photos is None or not args.photos.is_dir():
         print("extract_boxes: no dice-photos folder (give --photos)", file=sys.stderr)
         return 2
-    arrays = extract(args.photos, args.side, args.quality)
+    started = time.time()
+    arrays = extract(args.photos, args.side, args.quality, args.source)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)
-    print(f"{len(arrays['names'])} images, {len(arrays['boxes'])} dice, {args.out.stat().st_size / 1e6:.1f} MB -> {args.out}")
+    print(f"{len(arrays['names'])} images, {len(arrays['boxes'])} dice, {args.out.stat().st_size / 1e6:.1f} MB -> {args.out}, "
+          f"{time.time() - started:.1f} s")
     return 0
 
 

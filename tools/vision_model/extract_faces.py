@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -31,6 +32,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from drivers.vision.labels import default_photo_root  # noqa: E402
 
 from drivers.vision.calibration import DiceCalibration  # noqa: E402
 from drivers.vision.dice import DiceOptions, DiceReader  # noqa: E402
@@ -160,16 +163,17 @@ def synthetic(b: Builder, scenes: int, first: int, only: str | None = None) -> d
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--photos", type=Path, default=Path("/work/shared/data/dice-photos"),
+    parser.add_argument("--photos", type=Path, default=default_photo_root(ROOT),
                         help="the dice-photos folder (shared/data/dice-photos)")
     parser.add_argument("--scenes", type=int, default=1350, help="synthetic throws, the kinds in turn")
     parser.add_argument("--cocked-scenes", type=int, default=450, help="more synthetic throws with a cocked die")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "faces.npz")
     args = parser.parse_args()
-    if not args.photos.is_dir():
+    if args.photos is None or not args.photos.is_dir():
         print(f"{args.photos}: photo folder not found", file=sys.stderr)
         return 2
+    started = time.time()
     cv2.setNumThreads(1)
     b = Builder(np.random.default_rng(20261129))
     report = {"real": real_photos(b, args.photos), "synthetic": synthetic(b, args.scenes, args.first_seed),
@@ -177,7 +181,7 @@ def main() -> int:
     b.save(args.out)
     report["per_class"] = np.bincount(np.array(b.labels), minlength=7).tolist()
     report["file_bytes"] = args.out.stat().st_size
-    print(report)
+    print({**report, "seconds": round(time.time() - started, 1)})
     return 0
 
 

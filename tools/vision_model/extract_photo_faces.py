@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -37,8 +38,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from drivers.vision.labels import default_photo_root  # noqa: E402
+
+from drivers.vision.detector import MODEL_PATH  # noqa: E402
 from drivers.vision.dice import DiceReader  # noqa: E402
-from drivers.vision.labels import iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
+from drivers.vision.labels import SOURCES, iter_labelled_images, label_path_for, overlap, read_yolo_labels  # noqa: E402
 from drivers.vision.pips import LAYOUTS, rectify  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -122,7 +126,7 @@ def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--photos", type=Path, default=Path("/work/shared/data/dice-photos"))
+    parser.add_argument("--photos", type=Path, default=default_photo_root(ROOT))
     parser.add_argument("--scenes", type=int, default=450, help="rendered throws (seeds 0..N-1), the kinds in turn")
     parser.add_argument("--dark-crops", type=int, default=DARK_CROPS,
                         help="extra crops (kind 4: wider scale and shift) of each labelled die darker than DARK_V")
@@ -133,15 +137,20 @@ def main() -> int:
     parser.add_argument("--store", type=int, default=STORE,
                         help="stored patch side (a model with a larger --side needs patches at least that big)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
+    parser.add_argument("--source", choices=SOURCES,
+                        help="a leave-one-source-out fold: every photo of this source only, both halves (not for shipping)")
+    parser.add_argument("--detector", type=Path, default=MODEL_PATH,
+                        help="the photo-mode detector whose dice are cut (a fold's own, trained on the same source)")
     args = parser.parse_args()
-    if not args.photos.is_dir():
+    started = time.time()
+    if args.photos is None or not args.photos.is_dir():
         print(f"{args.photos}: photo folder not found", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
     rng = np.random.default_rng(20261129)
     # The dark dice's extra crops draw from their own stream, so the other patches stay exactly as without them.
     dark_rng = np.random.default_rng(20261130)
-    reader = DiceReader(face_model=False)
+    reader = DiceReader(face_model=False, detector_model=args.detector)
     pixels: list[np.ndarray] = []
     labels: list[int] = []
     kinds: list[int] = []
@@ -155,7 +164,9 @@ def main() -> int:
         groups.append(len(names) - 1)
 
     for sub in sorted(p for p in args.photos.iterdir() if p.is_dir()):
-        for path in iter_labelled_images(sub, "train"):
+        if args.source is not None and sub.name != args.source:
+            continue
+        for path in iter_labelled_images(sub, None if args.source else "train"):
             image = cv2.imread(str(path))
             if image is None:
                 continue
@@ -220,7 +231,7 @@ def main() -> int:
                         kind=np.array(kinds, np.uint8), group=np.array(groups, np.int32), names=np.array(names))
     print({"photos": len(names), "patches": len(pixels), "per_class": np.bincount(labels, minlength=7).tolist(),
            "per_kind": np.bincount(kinds, minlength=6 if args.dark_renders else 5).tolist(), "synthetic": synthetic,
-           "file_bytes": args.out.stat().st_size})
+           "file_bytes": args.out.stat().st_size, "seconds": round(time.time() - started, 1)})
     return 0
 
 

@@ -46,10 +46,10 @@ from drivers.vision import facemodel, photo_join  # noqa: E402
 from drivers.vision import dice as dice_module  # noqa: E402
 from drivers.vision.dice import (MODEL_ONLY_PHOTO, MODEL_ONLY_PHOTO_GREY, DiceReader, more_cuts_opinion,  # noqa: E402
                                  recut_opinion, second_opinion)
-from drivers.vision.labels import (LabelledDie, Score, iter_labelled_images, label_path_for,  # noqa: E402
-                                   overlap, read_yolo_labels)
+from drivers.vision.labels import (LabelledDie, Score, default_photo_root, iter_labelled_images,  # noqa: E402
+                                   label_path_for, overlap, read_yolo_labels)
 
-PHOTOS = Path("/work/shared/data/dice-photos")
+PHOTOS = default_photo_root(ROOT) or Path("shared/data/dice-photos")
 
 
 @dataclass

@@ -171,15 +171,17 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def train(steps: int, batch: int, seed: int, synth_share: float, fold: int | None = None) -> DiceNet:
+def train(steps: int, batch: int, seed: int, synth_share: float, fold: int | None = None,
+          data: Path | None = None) -> DiceNet:
     """``fold``: leave out the photos whose index is fold modulo 5 (photo_eval.py --fold), to judge photo-mode
     rules on photos the detector has not seen; None (the shipped model) trains on the whole train half."""
-    images, boxes, names = load(DATA)
+    images, boxes, names = load(data or DATA)
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     # The Byler set has many more dice per image and is the harder one; both halves drawn equally.
     groups = [[i for i, n in enumerate(names) if n.startswith(p) and (fold is None or i % 5 != fold)]
               for p in ("byler", "penlington")]
+    groups = [g for g in groups if g]  # a leave-one-source-out fold has one source only
     model = DiceNet()
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.05)
@@ -219,13 +221,13 @@ def train(steps: int, batch: int, seed: int, synth_share: float, fold: int | Non
     return model
 
 
-def export(model: DiceNet, path: Path) -> float:
+def export(model: DiceNet, path: Path, data: Path = DATA) -> float:
     """ONNX at INPUT x INPUT; returns the largest difference between torch and cv2.dnn on a real image."""
     path.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, INPUT, INPUT)
     torch.onnx.export(model, dummy, str(path), dynamo=False, opset_version=13,
                       input_names=["image"], output_names=["maps"])
-    images, _, _ = load(DATA)
+    images, _, _ = load(data)
     img = images[0]
     s = INPUT / max(img.shape[:2])
     small = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
@@ -252,12 +254,16 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--fold", type=int, default=None,
                         help="leave out the train-half photos whose index is FOLD modulo 5 (not for shipping)")
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="boxes file (extract_boxes.py --source S --out F: a leave-one-source-out fold)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
-    model = train(args.steps, args.batch, args.seed, args.synthetic, args.fold)
-    diff = export(model, args.out)
-    print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); cv2.dnn matches torch (max diff {diff:.2e})")
+    started = time.time()
+    model = train(args.steps, args.batch, args.seed, args.synthetic, args.fold, args.data)
+    diff = export(model, args.out, args.data)
+    print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); cv2.dnn matches torch (max diff {diff:.2e}); "
+          f"{time.time() - started:.0f} s in all")
     return 0
 
 

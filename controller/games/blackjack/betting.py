@@ -15,7 +15,7 @@ from controller.games.contract import Alert, Effect, Reject, check_stake
 from controller.money import fraction_of
 
 if TYPE_CHECKING:
-    from controller.games.blackjack.round import BlackjackRound as _Base
+    from controller.games.blackjack.state import RoundState as _Base
 else:
     _Base = object
 

@@ -19,7 +19,7 @@ from controller.events import Action, Bet, CardOut, CloseBets, Event, Puck
 from controller.games.blackjack import rules as R
 from controller.games.blackjack.betting import Betting
 from controller.games.blackjack.settling import Settling
-from controller.games.blackjack.state import Box, Hand, Player
+from controller.games.blackjack.state import Box, Hand, HandView, Player, RoundView
 from controller.games.blackjack.words import Words
 from controller.games.contract import Accepted, Alert, Effect, Reject, Rejected, Round, RoundConfig, Settlement
 from controller.hands.blackjack import ACE, card_value, is_blackjack
@@ -104,6 +104,13 @@ class BlackjackRound(Betting, Settling, Words, Round):
 
     def waiting_for(self) -> str:
         return "nothing: the round is settled" if self.phase == "done" else self._prompt().text
+
+    def view(self) -> RoundView:
+        """The round as it stands, read-only (state.RoundView): copies, so the reader cannot change the round."""
+        hands = {seat: tuple(HandView(tuple(h.cards), h.hard, h.free_aces, h.from_split, h.done) for h in box.hands)
+                 for seat, box in self.boxes.items()}
+        prompt = None if self.phase == "done" else self._prompt()
+        return RoundView(self.phase, self.insurance_open, prompt, tuple(self.dealer), hands)
 
     def settlements(self) -> tuple[Settlement, ...]:
         return tuple(self._settlements)

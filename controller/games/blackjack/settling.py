@@ -14,7 +14,7 @@ from controller.hands.blackjack import hand_total, is_blackjack
 from controller.money import Odds
 
 if TYPE_CHECKING:
-    from controller.games.blackjack.round import BlackjackRound as _Base
+    from controller.games.blackjack.state import RoundState as _Base
 else:
     _Base = object
 

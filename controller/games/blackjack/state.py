@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Mapping
 
 from controller.cards import Card
 from controller.events import Bet
+from controller.games.contract import Prompt, Round, Settlement
 from controller.hands.blackjack import ACE, best_total, card_value, is_blackjack
+
+if TYPE_CHECKING:
+    from controller.games.blackjack.rules import Rules
 
 Player = str | None  # the bet's ``player`` field; None for a box holder who gave no name
 
@@ -84,3 +90,60 @@ class Box:
     def hand_number(self, index: int) -> int | None:
         """The ``hand`` of a settlement: numbered only where the box split."""
         return index + 1 if len(self.hands) > 1 else None
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One hand as it stands, read-only: its cards, hard total, aces still counted eleven, and whether it is
+    a split hand and done."""
+
+    cards: tuple[Card, ...]
+    hard: int
+    free_aces: int
+    from_split: bool
+    done: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A blackjack round as it stands, read-only (``BlackjackRound.view()``): the phase, whether insurance
+    is open, what the round waits for (None once settled), the dealer's cards and each box's hands by seat.
+    The house-edge tools (controller/house_edge/blackjack.py) play through the round with it."""
+
+    phase: str
+    insurance_open: bool
+    prompt: Prompt | None
+    dealer: tuple[Card, ...]
+    hands: Mapping[int, tuple[HandView, ...]]
+
+
+class RoundState(Round):
+    """What the round's mixins (betting.py, words.py, settling.py) use of each other, typed once: the state
+    ``BlackjackRound.__init__`` sets and the helpers one mixin gives another. The mixins are typed against it
+    (mypy only; at run time they derive from ``object``), so no mixin names the round that mixes them in."""
+
+    rules: "Rules"
+    phase: str
+    boxes: dict[int, Box]
+    dealer: list[Card]
+    deal_order: list[int]
+    deal_pos: int
+    insurance_open: bool
+    puck_prev: int | None
+    puck_seen: int | None
+    puck_override: bool
+    puck_box: int | None
+    burn_state: str
+    burned: Card | None
+    unused: list[Card]
+    returned: list[tuple[int, Player, int | None, int]]
+    _settlements: list[Settlement]
+
+    @abstractmethod
+    def _expected_puck(self) -> int | None: ...
+
+    @abstractmethod
+    def _puck_blocked(self) -> str | None: ...
+
+    @abstractmethod
+    def _turn(self) -> tuple[Box, int] | None: ...

@@ -13,7 +13,7 @@ from controller.games.contract import Prompt
 from controller.hands.blackjack import ACE, card_value, describe_total, hand_total, is_blackjack
 
 if TYPE_CHECKING:
-    from controller.games.blackjack.round import BlackjackRound as _Base
+    from controller.games.blackjack.state import RoundState as _Base
 else:
     _Base = object
 

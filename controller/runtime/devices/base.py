@@ -5,13 +5,17 @@ A device kind is one module of this package that defines ``KIND = DeviceKind(...
 table needs of it:
 
 - ``drivers``: the config schema of ``[devices.<name>]``, driver -> key -> check (controller/checks.py),
-  and ``required`` keys per driver (with the line a missing one gets);
+  and ``required`` keys per driver (with the line a missing one gets); ``built_as``: what each driver
+  builds, in a line of the devices table of docs/configuration.md (``simulated`` and ``text`` need none:
+  they are the daemon's stand-ins);
 - ``real`` and ``emulator``: how the device is built on the hardware and as an emulator on a real
   pseudo-terminal or mock pins (``emulated`` says which one a configuration gets), for the drivers in
   ``builds`` (the others, ``simulated`` and ``text``, are the daemon's in-process stand-ins); ``show``
   adds its outputs once every device is built; ``order`` is when it is built;
 - ``translate``: its rows of the translation, event class -> handler (controller/runtime/intents.py), and
   ``noted``, the events it sends that change nothing at the table;
+- ``wiring``: the keys of its section its rows read, with their defaults (the table's ``Wiring.settings``,
+  by device name: the camera's ``fail_limit``);
 - ``faults``: the kinds of controller/runtime/faults.py ``FAULTS`` its events latch;
 - ``selftest``: its self-test walk, where it has one; ``check_files``: the files it reads at start,
   checked by ``tablectl config check``; ``refuse``: a configuration it will not start with (one line);
@@ -24,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from controller.checks import Check
 from controller.runtime.intents import Handler
@@ -38,17 +42,41 @@ class StartProblem(RuntimeError):
     """A device cannot be built (a driver library missing, no such pin factory); one line for the operator."""
 
 
+class Hand(Protocol):
+    """An emulator the virtual croupier acts through as a croupier's hand would (a button press, the puck
+    moved, the ball launched): controller/runtime/simulation.py ``CroupierHands`` offers each event to them."""
+
+    def carry(self, raw: object, sends: Callable[[str, object], bool] | None) -> bool:
+        """Carry ``raw`` out (``sends``: whether a press of that button sends exactly this event now);
+        False when this emulator cannot, and the event goes on to the next hand or is keyed in."""
+        ...
+
+    def let_go(self) -> None:
+        """The table stops: drop what is still being carried out."""
+        ...
+
+
+@dataclass
+class ForSimulation:
+    """What the built emulators give a simulated table (controller/runtime/simulation.py ``wire``); each kind
+    fills in its part, so the simulation names no device."""
+
+    dealer: Any = None  # the emulated shoe the virtual croupier deals from (simulate.Dealer), if one was built
+    hands: list[Hand] = field(default_factory=list)  # what carries a croupier's event as a hand would
+    gives: set[str] = field(default_factory=set)  # the game's extra inputs (simulate.simulated_extras) built ones give
+    results: Any = None  # the built reader the croupier's results go to (the camera), if there is one
+
+
 @dataclass
 class Built:
-    """What the daemon starts and shows on."""
+    """What the daemon starts and shows on: the inputs and outputs by device name, the displays' drivers by
+    kind, and what the built emulators give a simulated table."""
 
     inputs: dict[str, InputDevice] = field(default_factory=dict)
     outputs: dict[str, Output] = field(default_factory=dict)
-    panel: Any = None  # the GPIO panel (gpio.GpioPanel): buttons, puck, sensors, slots, tower
-    shoe: Any = None  # the emulated shoe (shoe.EmulatedShoe) the virtual croupier pulls cards from
-    wheel: Any = None  # the emulated wheel (wheel.EmulatedWheel) the virtual croupier spins
-    camera: Any = None  # the camera device (camera.py, roulette_camera.py), emulated under --simulate
     displays: dict[str, Any] = field(default_factory=dict)  # the displays' luma devices, then their drivers
+    ticked: set[str] = field(default_factory=set)  # the displays a built panel drives and ticks with its buttons
+    simulation: ForSimulation = field(default_factory=ForSimulation)
 
 
 @dataclass
@@ -81,6 +109,7 @@ class DeviceKind:
     drivers: Mapping[str, Mapping[str, Check]]
     docs: str
     required: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    built_as: Mapping[str, str] = field(default_factory=dict)
     builds: frozenset[str] = frozenset()
     emulated: Callable[["DeviceConfig", bool], bool] = simulated_only
     real: Builder | None = None
@@ -89,6 +118,7 @@ class DeviceKind:
     order: int = 50
     translate: Mapping[type, Handler] = field(default_factory=dict)
     noted: tuple[type, ...] = ()
+    wiring: Mapping[str, Any] = field(default_factory=dict)
     faults: tuple[str, ...] = ()
     selftest: Callable[..., Any] | None = None
     check_files: Callable[["TableConfig", "DeviceConfig"], list[str]] | None = None

@@ -15,7 +15,7 @@ one is held for the croupier's confirmation, and ``fail_limit`` unsure reads in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from controller import checks
 from controller.events import Dice, Void, Wheel
@@ -33,6 +33,7 @@ _SOURCE: checks.Check = lambda v: (  # noqa: E731
 # latch reader_failing.camera, and an optional calibration file (drivers/vision/calibration.py)
 _READER = {"still_frames": checks.int_range(0, 120), "fail_limit": checks.int_range(1, 100),
            "calibration": checks.text}
+FAIL_LIMIT = 3  # unsure reads in a row that latch reader_failing.camera, unless the section says otherwise
 
 
 def reads(spec: Any) -> str | None:
@@ -66,8 +67,9 @@ def _refusal(config: "TableConfig") -> str | None:
 
 
 def _set(context: Context, device: "DeviceConfig", camera: Any) -> None:
-    context.built.camera = camera
     context.built.inputs[device.name] = camera
+    context.built.simulation.results = camera  # the croupier's throws (or spins) are rendered for it
+    context.built.simulation.gives.add("wheel")  # a roulette table needs no stand-in wheel reader beside it
 
 
 def emulator(context: Context, device: "DeviceConfig") -> None:
@@ -125,7 +127,7 @@ def dice_read(source: str, raw: ev.DiceRead, view: TableView) -> Translation:
     values, colors = tuple(raw.values), tuple(str(c) for c in raw.colors)
     reason = str(raw.reason) or "no reason given"
     if raw.status == "ok" and values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        dice = Dice(values, colors if len(colors) == len(values) else None)  # type: ignore[arg-type]
+        dice = Dice(cast(tuple[int, ...], values), colors if len(colors) == len(values) else None)  # ints, checked
         return one(view.memory.counted(source, 0), Submit(dice))
     if raw.status == "void":
         return one(view.memory.counted(source, 0), Submit(Void(f"the {source} voided the throw: {reason}", source)))
@@ -148,7 +150,7 @@ def held(source: str, view: TableView, status: str, reason: str, values: tuple[A
     count = view.memory.unsure.get(source, 0) + 1
     memory = view.memory.counted(source, count)
     hold = Hold(values, colors, reason if status == "unsure" else f"{status or 'no status'}: {reason}", kind)
-    if count >= view.wiring.fail_limit:
+    if count >= int(view.wiring.setting(source, "fail_limit", FAIL_LIMIT)):
         what, confirm = ("throws", "the dice") if kind == "dice" else ("spins", "the number")
         return one(memory, hold, Latch("reader_failing", f"the {source} was unsure of {count} {what} in a row "
                                                          f"(last: {reason}); confirm {confirm} by hand"))
@@ -171,12 +173,19 @@ KIND = DeviceKind(
                         "fps": checks.int_range(1, 120), **_READER},
              "files": {"source": checks.text, **_READER}, "synthetic": {"fail_limit": checks.int_range(1, 100)},
              "simulated": {}},
+    built_as={"opencv": "at a dice table `controller.runtime.camera.CameraDevice` (drivers/vision's "
+                        "`DiceReader` behind the `StillGate`), at a roulette table "
+                        "`controller.runtime.roulette_camera.RouletteCamera`, on a camera index or a video",
+              "files": "the same, on a folder of frames or a video",
+              "synthetic": "`--simulate` only: the seeded throws (or spins) rendered as synthetic scenes and "
+                           "read by the real reader"},
     builds=frozenset({"synthetic", "opencv", "files"}),
     emulated=lambda device, simulate: simulate or device.driver == "synthetic",
     real=real,
     emulator=emulator,
     order=30,
     translate=ROWS,
+    wiring={"fail_limit": FAIL_LIMIT},
     faults=("reader_failing", "device_silent"),
     check_files=check_files,
     refuse=refuse,

@@ -216,6 +216,50 @@ def pressed(source: str, raw: ev.ButtonPressed | ev.ButtonLongPress, view: Table
     return one(memory, Submit(Action(int(seat), action)))
 
 
+class PanelHand:
+    """The croupier's hands at an emulated panel (simulation.py): no more bets and a decision press the button
+    mapped to that action, where the press sends exactly that event (``sends``); the burn puck is lifted from
+    its box and put down at the next on the mock puck sensors. One finger: a press waits until the presses
+    before it are released (else a held button sees no edge)."""
+
+    def __init__(self, panel: "GpioPanel", loop: asyncio.AbstractEventLoop) -> None:
+        self.panel, self.loop = panel, loop
+        self._puck_seat: int | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @staticmethod
+    async def _press_after(earlier: set[asyncio.Task[Any]], panel: Any, action: str) -> None:
+        for task in earlier:
+            try:
+                await task
+            except Exception:
+                pass
+        await panel.press(action)
+
+    def carry(self, raw: object, sends: Callable[[str, object], bool] | None) -> bool:
+        panel = self.panel
+        if panel.hands is None:
+            return False
+        action = "close_bets" if isinstance(raw, CloseBets) else raw.action if isinstance(raw, Action) else None
+        button = panel.button_for(action) if action is not None else None
+        if action is not None and button is not None and (sends is None or sends(button, raw)):
+            task = self.loop.create_task(self._press_after(set(self._tasks), panel, action))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return True
+        if isinstance(raw, Puck) and panel.pin_map.puck is not None:
+            if self._puck_seat is not None:
+                panel.hands.puck(self._puck_seat, False)
+            panel.hands.puck(int(raw.seat), True)
+            self._puck_seat = int(raw.seat)
+            return True
+        return False  # else keyed in: no button carries it
+
+    def let_go(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+
 def _panel(context: Context, device: "DeviceConfig", factory_name: str, emulated: bool) -> None:
     config, built = context.config, context.built
     pin_map = config.pin_map
@@ -237,11 +281,15 @@ def _panel(context: Context, device: "DeviceConfig", factory_name: str, emulated
             raise StartProblem(f"{config.source}: I2C bus for the expanders cannot open: {exc}") from None
     displays = (built.displays.get("sign"), built.displays.get("jackpot_display"))
     panel = GpioPanel(pin_map, context.loop, factory, displays, bus, hands, button_actions(pin_map, config.spec))
-    built.panel = panel
     built.inputs[device.name] = panel
     for name, shown in (("sign", panel.devices.sign), ("jackpot_display", panel.devices.jackpot)):
         if name in built.displays:
             built.displays[name] = shown  # the panel drives them, ticked with the buttons
+            built.ticked.add(name)
+    if hands is not None:
+        built.simulation.hands.append(PanelHand(panel, context.loop))
+    if pin_map.puck is not None:
+        built.simulation.gives.add("puck")  # the croupier moves the puck on its sensors: no stand-in puck
 
 
 def real(context: Context, device: "DeviceConfig") -> None:
@@ -256,8 +304,8 @@ def show(context: Context) -> None:
     """The tower light, driven by the panel."""
     from controller.runtime.device_outputs import TowerOutput
 
-    panel = context.built.panel
-    tower = panel.devices.tower if panel is not None else None
+    panel = context.built.inputs.get(KIND.name)
+    tower = panel.devices.tower if isinstance(panel, GpioPanel) else None
     if tower is not None:
         context.built.outputs["tower"] = TowerOutput(tower, context.loop)
 
@@ -295,6 +343,9 @@ KIND = DeviceKind(
     required={"gpio": {"pin_map": "the GPIO devices need the build's pin map (hw/<build>.toml) and a pin factory",
                        "pin_factory": "the GPIO devices need an explicit pin factory: "
                                       + ", ".join(checks.PIN_FACTORIES)}},
+    built_as={"gpio": "every device of the pin map (`drivers.gpio.devices.build_devices`), ticked on the loop: "
+                      "buttons, puck, presence sensors, progressive slots, tower light; `pin_factory = "
+                      "\"mock\"`: on gpiozero's mock pins"},
     builds=frozenset({"gpio"}),
     emulated=lambda device, simulate: simulate or device.settings.get("pin_factory") == "mock",
     real=real,

@@ -19,9 +19,9 @@ def show(context: Context) -> None:
     display = built.displays.get("jackpot_display")
     if display is None or pin_map is None or pin_map.jackpot is None:
         return
-    if built.panel is None:
+    if "jackpot_display" not in built.ticked:
         display = built.displays["jackpot_display"] = JackpotDisplay(display, decimals=pin_map.jackpot.decimals)
-    built.outputs["jackpot_display"] = JackpotOutput(display, context.loop, ticked=built.panel is not None)
+    built.outputs["jackpot_display"] = JackpotOutput(display, context.loop, ticked="jackpot_display" in built.ticked)
 
 
 _real, _emulator = builders("jackpot")
@@ -29,6 +29,9 @@ _real, _emulator = builders("jackpot")
 KIND = DeviceKind(
     name="jackpot_display",
     drivers=DRIVERS,
+    built_as={"max7219": "`drivers.displays.jackpot.JackpotDisplay` on luma's MAX7219 over SPI0 (the pin "
+                         "map's `[jackpot]`)",
+              "dummy": "the same on luma's dummy device; the terminal shows its content as text"},
     builds=frozenset({"max7219", "dummy"}),
     emulated=emulated,
     real=_real,

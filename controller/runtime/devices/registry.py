@@ -179,6 +179,41 @@ def markdown(kind: DeviceKind) -> str:
     return "\n".join(lines) + "\n"
 
 
+STAND_INS = {"simulated": "the daemon's fast in-process stand-in (controller/runtime/simulate.py)",
+             "text": "the daemon's text line on the terminal"}
+"""What the drivers no kind builds are (``DeviceKind.built_as`` need not say)."""
+
+
+def built_as(kind: DeviceKind, driver: str) -> str:
+    """What ``driver`` of the kind builds, in a line; a driver the kind builds must say."""
+    line = kind.built_as.get(driver) or (None if driver in kind.builds else STAND_INS.get(driver))
+    if line is None:
+        raise KindConflict(f"the device kind {kind.name} does not say what its driver {driver!r} builds (built_as)")
+    return line
+
+
+def devices_table() -> str:
+    """The devices table of docs/configuration.md: one row per kind and driver, from the registry
+    (``tools/device_kinds.py --write`` writes it; tests/test_architecture.py fails when they disagree)."""
+    lines = ["| section | `driver` | keys (what each allows: the kind's page) | built |", "|---|---|---|---|"]
+    for kind in all_kinds():
+        for driver, keys in kind.drivers.items():
+            names = ", ".join(f"`{key}`" + (" (required)" if key in kind.required.get(driver, {}) else "")
+                              for key in keys) or "none"
+            lines.append(f"| [`[devices.{kind.name}]`](devices/{kind.docs}) | `{driver}` | {names} | "
+                         f"{built_as(kind, driver)} |")
+    return "\n".join(lines) + "\n"
+
+
+TABLE_BEGIN, TABLE_END = "<!-- device-kinds table: begin -->", "<!-- device-kinds table: end -->"
+
+
+def configuration_page_with(text: str) -> str:
+    """docs/configuration.md's ``text`` with the devices table between its markers."""
+    head, rest = text.split(TABLE_BEGIN, 1)
+    return head + TABLE_BEGIN + "\n" + devices_table() + TABLE_END + rest.split(TABLE_END, 1)[1]
+
+
 def page_with(text: str, kind: DeviceKind) -> str:
     """The page ``text`` with the kind's section between its markers (added at the end if missing)."""
     begin, end = f"<!-- device-kind {kind.name}: begin -->", f"<!-- device-kind {kind.name}: end -->"

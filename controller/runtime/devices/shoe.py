@@ -105,14 +105,18 @@ def real(context: Context, device: "DeviceConfig") -> None:
     context.built.inputs[name] = SerialDevice(name, shoe_link)
 
 
-def emulator(context: Context, device: "DeviceConfig") -> None:
+def emulate(context: Context, device: "DeviceConfig") -> EmulatedShoe:
     """The ShoeLink against the emulator on a pty, dealing the table's seeded shoe (a game without a
-    ``decks`` option deals one deck); the shoe is what the virtual croupier pulls cards from."""
+    ``decks`` option deals one deck)."""
     decks = int(context.config.round_config.get("decks", 1) or 1)
     emulated = EmulatedShoe(device.name, decks, context.seed, context.shoe_no, context.shoe_cards, kind=device.name)
     context.built.inputs[device.name] = emulated
-    if device.name == "shoe":
-        context.built.shoe = emulated
+    return emulated
+
+
+def emulator(context: Context, device: "DeviceConfig") -> None:
+    """The emulated shoe; it is what the virtual croupier deals from."""
+    context.built.simulation.dealer = emulate(context, device)
 
 
 def card(source: str, raw: ev.CardDealt, view: TableView) -> Translation:
@@ -152,6 +156,8 @@ KIND = DeviceKind(
     name="shoe",
     drivers={"serial": checks.SERIAL, "simulated": {}},
     required={"serial": {"port": "a serial device needs its port"}},
+    built_as={"serial": "`drivers.shoe.link.ShoeLink` on `port` (the driver checks that a shoe answers); "
+                        "`port = \"pty\"`: against the shoe emulator on a pseudo-terminal"},
     builds=frozenset({"serial"}),
     emulated=on_pty,
     real=real,

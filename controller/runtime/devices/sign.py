@@ -59,9 +59,9 @@ def show(context: Context) -> None:
     display = built.displays.get("sign")
     if display is None:
         return
-    if built.panel is None:
+    if "sign" not in built.ticked:
         display = built.displays["sign"] = Sign(display)
-    built.outputs["sign"] = SignOutput(display, context.loop, ticked=built.panel is not None)
+    built.outputs["sign"] = SignOutput(display, context.loop, ticked="sign" in built.ticked)
 
 
 def emulated(device: "DeviceConfig", simulate: bool) -> bool:
@@ -74,6 +74,9 @@ _real, _emulator = builders("sign")
 KIND = DeviceKind(
     name="sign",
     drivers=DRIVERS,
+    built_as={"max7219": "`drivers.displays.sign.Sign` on luma's MAX7219 over SPI0 with `gpio=noop` "
+                         "(its geometry in the pin map's `[sign]`)",
+              "dummy": "the same on luma's dummy device; the terminal shows its content as text"},
     builds=frozenset({"max7219", "dummy"}),
     emulated=emulated,
     real=_real,

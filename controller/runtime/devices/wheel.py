@@ -54,9 +54,27 @@ def real(context: Context, device: "DeviceConfig") -> None:
         port, post, baudrate=baud, silence_timeout=silence))
 
 
+class WheelHand:
+    """The croupier's hand at an emulated wheel: a ``Wheel`` number launches the ball (simulation.py)."""
+
+    def __init__(self, wheel: EmulatedWheel) -> None:
+        self.wheel = wheel
+
+    def carry(self, raw: object, sends: Callable[[str, object], bool] | None) -> bool:
+        if not isinstance(raw, Wheel):
+            return False
+        self.wheel.spin(int(raw.number))
+        return True
+
+    def let_go(self) -> None:
+        pass
+
+
 def emulator(context: Context, device: "DeviceConfig") -> None:
-    context.built.wheel = EmulatedWheel(device.name, context.seed)
-    context.built.inputs[device.name] = context.built.wheel
+    wheel = EmulatedWheel(device.name, context.seed)
+    context.built.inputs[device.name] = wheel
+    context.built.simulation.hands.append(WheelHand(wheel))
+    context.built.simulation.gives.add("wheel")  # no stand-in wheel reader: this one gives the numbers
 
 
 def no_more_bets(source: str, raw: ev.WheelNoMoreBets, view: TableView) -> Translation:
@@ -77,6 +95,8 @@ KIND = DeviceKind(
     name="wheel",
     drivers={"serial": checks.SERIAL, "simulated": {}},
     required={"serial": {"port": "a serial device needs its port"}},
+    built_as={"serial": "`drivers.wheel.reader.WheelReader` on `port` (`timeout_s`: the reader's silence "
+                        "timeout); `port = \"pty\"`: against the wheel emulator on a pseudo-terminal"},
     builds=frozenset({"serial"}),
     emulated=on_pty,
     real=real,

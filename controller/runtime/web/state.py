@@ -15,7 +15,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from controller.events import Bet, Event, event_from_json
+from controller.events import Bet, CardOut, Event, event_from_json
 from controller.games import boards
 from controller.games.decisions import Legal, legal, players_at, seats_with_bets
 from controller.language import language
@@ -35,7 +35,7 @@ SAID = 512  # translated texts remembered (a round's prompts, reasons and notes;
 
 
 def money(amount: int, minor: int) -> str:
-    """An amount in minor units as the table's money (``12.50``)."""
+    """An amount in minor units as the table's money (``12.50``): the one formatter, controller.money."""
     return format_amount(amount, minor)
 
 
@@ -78,8 +78,7 @@ class TableState:
         since = self.clock_ns() - HOUR_NS
         opened = journal.last("round_open")
         outcomes: list[tuple[Record, Mapping[str, Any]]] = []
-        for record in journal._query("kind = 'event' AND json_extract(body, '$.complete') = 1 "
-                                     "ORDER BY seq DESC LIMIT ?", HISTORY):
+        for record in journal.completed_rounds(HISTORY):
             outcomes.append((record, record.body))
         for record, body in reversed(outcomes):
             self._settled(record, body)
@@ -187,7 +186,7 @@ class TableState:
                 if event.player:
                     entry["player"] = event.player
                 bets.setdefault(event.seat, []).append(entry)
-        cards = [str(getattr(e, "card")) for e in self.events if type(e).__name__ == "CardOut"]
+        cards = [str(e.card) for e in self.events if isinstance(e, CardOut)]
         pending = table.pending_result
         held = None
         if pending is not None:

@@ -20,7 +20,7 @@ def test_faults_list_prints_the_table_and_the_docs_hold_it() -> None:
     listed = json.loads(run_tablectl("faults", "list", "--json").stdout)
     assert [(f["name"], f["tower"]) for f in listed] == [(k.name, k.pattern) for k in FAULTS.values()]
     text = run_tablectl("faults", "list").stdout
-    assert all(f"{name}: " in text for name in FAULTS)
+    assert all(f"{kind.name} ({kind.title}): {kind.meaning}" in text for kind in FAULTS.values())
 
 
 def test_the_operations_page_says_what_to_do_for_every_fault() -> None:

@@ -221,7 +221,7 @@ def test_simulated_dice_table_reads_synthetic_throws_and_confirms_the_unsure(tmp
     daemon = Daemon(table_config.from_mapping(data, "test"), simulate=True, seed=3, fast=True, rounds=12,
                     stream=stream)
     assert asyncio.run(daemon.run()) == 0
-    camera = daemon.built.camera if daemon.built is not None else None
+    camera = daemon.built.inputs.get("camera") if daemon.built is not None else None
     assert isinstance(camera, EmulatedCamera) and camera.reads >= 12
     assert daemon.croupier is not None
     assert camera.counts["unsure"] >= 1 and daemon.croupier.counts["results_confirmed"] >= 1

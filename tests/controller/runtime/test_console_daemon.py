@@ -152,7 +152,7 @@ def test_a_changed_install_latches_the_code_fault_and_stops_the_table(tmp_path: 
         s.say("tech", "PIN: ")
         s.say(PIN_TECH, "tech> ")
         faults = s.say("faults", "tech> ")
-        assert "code_digest: installed code differs" in faults
+        assert "code_digest (the installed code changed): installed code differs" in faults
         assert "STOPPED" in s.say("status", "tech> ")
     finally:
         proc.terminate()

@@ -69,7 +69,7 @@ class Technician:
         return await self.until(*markers)
 
     async def act(self, text: str) -> None:
-        hands = self.daemon.built.panel.hands
+        hands = self.daemon.built.inputs["gpio"].hands
         for name in re.findall(r"Press the (\w+) button", text):
             if name.lower() == self.skip:
                 continue
@@ -91,7 +91,7 @@ class Technician:
             if text.endswith("eva> "):
                 return seen
             if "Press the NO_MORE_BETS button" in text:  # the lamp test is over: the tower shows maintenance
-                tower = self.daemon.built.panel.devices.tower
+                tower = self.daemon.built.inputs["gpio"].devices.tower
                 self.tower_after_lamps = (tower.pattern, dict(tower.state))
             if len(self.during) < 2:  # mid-walk: the table refuses game input and shows maintenance
                 self.during.append((self.daemon.table.submit("bets", Bet(2, "main", 1000)),
@@ -186,7 +186,7 @@ def test_a_device_error_mid_walk_ends_maintenance(tmp_path: Path, monkeypatch: p
     async def body(d: Daemon) -> None:
         def broken(*args: Any) -> None:
             raise OSError("SPI write failed")
-        monkeypatch.setattr(type(d.built.panel.devices.sign), "show_image", broken)
+        monkeypatch.setattr(type(d.built.inputs["gpio"].devices.sign), "show_image", broken)
         reader, writer = await asyncio.open_unix_connection(str(tmp_path / "console.sock"))
         tech = Technician(d, reader, writer)
         await tech.until("login: ")
@@ -196,7 +196,7 @@ def test_a_device_error_mid_walk_ends_maintenance(tmp_path: Path, monkeypatch: p
         for _ in range(3):
             await tech.say("y", "[y/n] ")
         seen["end"] = await tech.say("y", "eva> ")
-        seen["faults"], seen["divert"] = dict(d.table.faults), d.built.panel.divert
+        seen["faults"], seen["divert"] = dict(d.table.faults), d.built.inputs["gpio"].divert
         writer.close()
 
     run_daemon(daemon, body)
@@ -218,7 +218,7 @@ def test_clearing_maintenance_mid_walk_stops_the_walk(tmp_path: Path) -> None:
         from controller.runtime.interfaces import Command
         assert d.table.command(Command("clear_fault", {}, "console:sup")) == "done"  # 'faults clear' elsewhere
         seen["end"] = await tech.say("y", "eva> ")
-        seen["divert"] = d.built.panel.divert
+        seen["divert"] = d.built.inputs["gpio"].divert
         writer.close()
 
     run_daemon(daemon, body)

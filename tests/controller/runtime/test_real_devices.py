@@ -94,7 +94,7 @@ def test_shoe_unplugged_mid_round_is_a_device_fault_and_no_card_is_lost_or_doubl
     pulled: list[str] = []
 
     async def body(d: Daemon) -> None:
-        shoe = d.built.shoe
+        shoe = d.built.inputs["shoe"]
         table = d.table
         table.submit("bets", Bet(1, "punto", 1000))
         table.submit("gpio", CloseBets())
@@ -129,7 +129,7 @@ def test_wheel_reader_over_a_pty_settles_a_roulette_round(tmp_path: Path) -> Non
 
     async def body(d: Daemon) -> None:
         assert d.table.submit("bets", Bet(1, "straight:17", 500, "red")) == "accepted"
-        d.built.wheel.spin(17)  # states 1..5 on the pty: no more bets (state 4), then the number
+        d.built.inputs["wheel"].spin(17)  # states 1..5 on the pty: no more bets (state 4), then the number
         await until(lambda: d.table.round_no == 2)
 
     run_daemon(daemon, body)
@@ -249,7 +249,7 @@ def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> N
         return [b["reason"] for _, _, b in records(tmp_path, "reject")]
 
     async def body(d: Daemon) -> None:
-        hands, panel = d.built.panel.hands, d.built.panel
+        hands, panel = d.built.inputs["gpio"].hands, d.built.inputs["gpio"]
         assert d.table.submit("bets", Bet(2, "main", 1000)) == "accepted"
         assert d.table.submit("bets", Bet(4, "main", 1000)) == "accepted"
         hands.puck(5, True)  # the puck lies at box 5; it belongs at box 2

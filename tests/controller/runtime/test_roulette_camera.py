@@ -240,7 +240,7 @@ def test_the_daemon_builds_the_roulette_camera_and_refuses_what_it_cannot_read(t
     built = devices.build(table_config.from_mapping(roulette_data(tmp_path), "test"), loop, simulate=False)
     assert isinstance(built.inputs["camera"], RouletteCamera)
     simulated = devices.build(table_config.from_mapping(roulette_data(tmp_path), "test"), loop, simulate=True)
-    assert isinstance(simulated.camera, EmulatedRouletteCamera)
+    assert isinstance(simulated.inputs["camera"], EmulatedRouletteCamera)
     both = roulette_data(tmp_path)
     both["devices"]["wheel"] = {"driver": "serial", "port": "pty"}
     with pytest.raises(devices.StartProblem, match=r"^test: devices.camera: the wheel reader \(\[devices.wheel\]\) "):
@@ -321,7 +321,7 @@ def test_simulated_roulette_table_reads_synthetic_spins_and_confirms_the_unsure(
     daemon = Daemon(table_config.from_mapping(data, "test"), simulate=True, seed=3, fast=True, rounds=10,
                     stream=stream)
     assert asyncio.run(asyncio.wait_for(daemon.run(), 120)) == 0
-    camera = daemon.built.camera if daemon.built is not None else None
+    camera = daemon.built.inputs.get("camera") if daemon.built is not None else None
     assert isinstance(camera, EmulatedRouletteCamera) and "wheel" not in daemon.devices
     assert daemon.croupier is not None and daemon.table is not None
     assert daemon.table.round_no == 11 and daemon.table.pending_result is None

@@ -1,5 +1,9 @@
 from pathlib import Path
 
+import pytest
+
+import drivers
+
 from controller.runtime.selfcheck import check_code, code_digest, write_digest
 from tests.tablectl import run_tablectl
 
@@ -29,6 +33,37 @@ def test_a_changed_added_or_removed_file_is_detected(tmp_path):
     assert not check_code(stored, roots).ok
     missing = check_code(tmp_path / "none", roots)
     assert not missing.ok and "no stored code digest" in missing.message
+
+
+def test_the_shipped_models_are_part_of_the_digest(tmp_path):
+    roots = make_tree(tmp_path / "code")
+    models = tmp_path / "code" / "drivers" / "vision" / "models"
+    models.mkdir(parents=True)
+    (models / "dice_face.onnx").write_bytes(b"\x08\x07weights")
+    stored = tmp_path / "code.sha256"
+    write_digest(stored, roots)
+    (models / "dice_face.onnx").write_bytes(b"\x08\x07weighs")
+    assert not check_code(stored, roots).ok
+    write_digest(stored, roots)
+    (models / "dice_face.onnx").unlink()
+    assert not check_code(stored, roots).ok
+    # and the installed packages' own models are read by the digest
+    shipped = sorted((Path(drivers.__file__).parent / "vision" / "models").glob("*.onnx"))
+    assert len(shipped) >= 3
+    seen: list[Path] = []
+    real_read = Path.read_bytes
+
+    def spy(self: Path) -> bytes:
+        seen.append(self)
+        return real_read(self)
+
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(Path, "read_bytes", spy)
+    try:
+        code_digest()
+    finally:
+        monkeypatch.undo()
+    assert set(shipped) <= set(seen)
 
 
 def test_digest_command(tmp_path):

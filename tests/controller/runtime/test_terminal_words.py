@@ -26,7 +26,8 @@ def play(tmp_path: Path, game: str, variant: str | None = None, emulated: bool =
     return stream.getvalue()
 
 
-@pytest.mark.parametrize("game", ["blackjack", "tarning", "caribbean-stud", "punto-banco"])
+@pytest.mark.parametrize("game", ["blackjack", "tarning", "caribbean-stud", "punto-banco", "fast-poker",
+                                  "three-card-poker"])
 def test_the_terminal_speaks_the_tables_words(tmp_path: Path, game: str) -> None:
     out = play(tmp_path, game)
     lines = out.splitlines()
@@ -34,7 +35,7 @@ def test_the_terminal_speaks_the_tables_words(tmp_path: Path, game: str) -> None
         [line for line in lines if REPRS.search(line)][:3]
     assert max(len(line) for line in lines if not line.startswith("  [sign")) <= 200
     assert not any(line.lstrip().startswith('{"ts"') for line in lines)  # no JSON log line among them
-    currency = "EUR" if game == "caribbean-stud" else "SEK"
+    currency = "EUR" if game in ("caribbean-stud", "three-card-poker") else "SEK"
     assert re.search(rf"#\d+ r1 bet box \d( \(\w+\))? \S+ {currency} \d+\.\d\d", out), out[:800]
     assert re.search(rf"   round 1: drop {currency} \d+\.\d\d, win {currency} -?\d+\.\d\d", out)
     assert re.search(rf"     box \d: .*{currency} -?\d+\.\d\d \(", out)  # each box's settlements summed
@@ -48,6 +49,9 @@ def test_the_terminal_speaks_the_tables_words(tmp_path: Path, game: str) -> None
         assert re.search(r"   round 1: red \d, green \d: total \d+", out)
     if game == "caribbean-stud":
         assert re.search(r"   round 1: dealer (\w\w ){5}\(", out)
+    if game in ("fast-poker", "three-card-poker"):  # the dealer's three cards and hand, not "deal=dark"
+        assert re.search(r"   round 1: dealer (\w\w ){3}\([A-Z]", out) and "dark" not in out
+        assert re.search(r"     box \d: (\w\w ){3}\([A-Z][^)]*\) (fold|play)", out)
 
 
 def test_paced_and_fast_show_the_same_words(tmp_path: Path) -> None:

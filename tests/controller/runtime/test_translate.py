@@ -24,7 +24,7 @@ from tests.controller.runtime.helpers import open_table, progressive_config, pun
 
 PANEL = Wiring("blackjack", {"nmb": "close_bets", "stand": "stand", "burn": "burn", "void": "void",
                              "ok": "confirm", "clear": "clear_fault", "shoe": "new_shoe", "key": "supervisor_key"},
-               "progressive", fail_limit=2)
+               "progressive", {"camera": {"fail_limit": 2}})
 KEY = Memory(key_held=True)
 V = TableView(PANEL)
 

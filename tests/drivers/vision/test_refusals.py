@@ -72,11 +72,15 @@ def test_photo_mode_refuses_when_a_die_sized_blank_object_is_in_view() -> None:
 
 
 @pytest.mark.parametrize("seed,strength", [(400033, 0.5), (400039, 0.6), (400105, 0.6)])
-def test_a_spin_with_the_ball_hidden_by_a_hand_is_unsure(seed: int, strength: float) -> None:
-    # Glints bridged the gap while a hand hid the ball: these used to read a number or a void.
+def test_a_spin_with_the_ball_hidden_by_a_hand_is_unsure_or_its_true_number(seed: int, strength: float) -> None:
+    # Glints bridged the gap while a hand hid the ball: these used to read a wrong number or a void.  Now
+    # unsure, or (the launch judged before the hand, the rest seen clearly after it) the number it rests in.
     spins = read_spins(enumerate(S.frames(seed, "lost", strength)), RouletteReader(S.calibration()))
-    assert spins and spins[0].status == "unsure", spins
-    assert "mid-spin" in spins[0].reason or "lost" in spins[0].reason
+    assert spins, spins
+    if spins[0].status == "ok":
+        assert spins[0].number == S.truth(seed, "lost", strength)["number"], spins
+    else:
+        assert spins[0].status == "unsure" and ("mid-spin" in spins[0].reason or "lost" in spins[0].reason), spins
 
 
 def test_occlusion_detector_sees_a_hand_not_the_ball() -> None:

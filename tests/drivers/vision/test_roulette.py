@@ -39,13 +39,19 @@ def test_spin_reads_the_number_and_both_directions(seed: int, strength: float) -
     ("same_direction", "void", "Roulett rule 2"),
     ("few_turns", "void", "too few ball turns"),
     ("left_wheel", "void", "left the wheel"),
-    ("lost", "unsure", "ball lost"),
     ("no_rest", "unsure", "no stable pocket"),
 ])
 def test_each_void_and_unsure_reason(kind: str, status: str, needle: str) -> None:
     truth, spins = _spins(510, kind)
     assert truth["status"] == status
     assert spins and spins[0]["status"] == status and needle in spins[0]["reason"], spins
+    assert spins[0]["number"] is None
+
+
+def test_a_ball_lost_under_a_hand_is_unsure_though_the_spin_was_good() -> None:
+    truth, spins = _spins(510, "lost")
+    assert truth["status"] == "ok" and truth["number"] is not None  # the spin was good: the number is the truth
+    assert spins and spins[0]["status"] == "unsure" and "ball lost" in spins[0]["reason"], spins
     assert spins[0]["number"] is None
 
 

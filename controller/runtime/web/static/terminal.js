@@ -70,9 +70,9 @@
     document.getElementById("round").textContent = tr("round", {number: s.round});
     document.getElementById("user").textContent = s.user ? s.user.name + " (" + tr(s.user.role) + ")" : "";
     var lamps = document.getElementById("tower").children;
-    [["red", "red"], ["yellow", "amber"], ["green", "green"]].forEach(function (lamp, i) {
-      var how = s.tower[lamp[1]] || s.tower[lamp[0]];
-      lamps[i].className = "lamp " + lamp[0] + (how === "on" ? " on" : how === "flash" ? " flash" : "");
+    ["red", "amber", "green"].forEach(function (lamp, i) {
+      var how = s.tower[lamp];
+      lamps[i].className = "lamp " + lamp + (how === "on" ? " on" : how === "flash" ? " flash" : "");
     });
   }
 
