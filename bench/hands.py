@@ -1,12 +1,15 @@
 """Hand-evaluation benchmark: prints one JSON document.
 
-    /work/venv/bin/python bench/hands.py [--single 200000] [--batch 1000000] [--seed 1]
+    python bench/hands.py [--single 200000] [--batch 1000000] [--seed 1] [--eval7-turns 9]
                                          [--all-seven]
 
 Measured in one run on the same random seven-card hands:
 - our single-hand ``high_value`` (pure Python, Card objects) against treys'
   ``Evaluator.evaluate`` (its own int cards, converted before timing), calls/s,
   best of three interleaved rounds each, and the ratio;
+- the same against eval7's ``evaluate`` (Cython; its own cards, made before
+  timing), in ``--eval7-turns`` turns with the order swapped every turn, the
+  ratio per turn (min, median, max) and best against best;
 - our batch ``rank_batch`` (numpy) over ``--batch`` hands against phevaluator's
   C ``evaluate_7cards`` called once per hand from Python (the raw extension
   function, and its public ``evaluate_cards`` wrapper), best of three;
@@ -89,6 +92,50 @@ def single(n: int, seed: int) -> dict[str, object]:
     }
 
 
+def against_eval7(n: int, seed: int, turns: int) -> dict[str, object]:
+    """Our ``high_value`` and eval7's ``evaluate`` (Cython) on the same hands, in turns; the ratio per turn."""
+    try:
+        import eval7
+    except ModuleNotFoundError:
+        return {"eval7": "not installed (pip install eval7)"}
+    rng = random.Random(seed + 7)
+    cards = deck()
+    hands: list[tuple[Card, ...]] = [tuple(rng.sample(cards, 7)) for _ in range(n)]
+    theirs_hands = [[eval7.Card(str(c)) for c in h] for h in hands]  # eval7's own cards, made before timing
+    ready()
+    evaluate = eval7.evaluate
+
+    def ours() -> None:
+        for h in hands:
+            high_value(h)
+
+    def theirs() -> None:
+        for h in theirs_hands:
+            evaluate(h)
+
+    ours_s: list[float] = []
+    theirs_s: list[float] = []
+    for turn in range(turns):  # in turns, the order swapped every turn, so that load hits both alike
+        pair = (ours, theirs) if turn % 2 == 0 else (theirs, ours)
+        for run in pair:
+            (ours_s if run is ours else theirs_s).append(_best_of(1, run))
+    ratios = sorted(t / o for o, t in zip(ours_s, theirs_s))
+    ours_values = np.array([high_value(h) for h in hands])
+    theirs_values = np.array([evaluate(h) for h in theirs_hands])  # eval7: higher is better
+    return {
+        "hands": n,
+        "turns": turns,
+        "eval7_version": getattr(eval7, "__version__", "?"),
+        "ours_calls_per_s_best": round(n / min(ours_s)),
+        "eval7_calls_per_s_best": round(n / min(theirs_s)),
+        "ratio_best_to_best": round(min(theirs_s) / min(ours_s), 2),
+        "ratio_per_turn_min_median_max": [round(ratios[0], 2), round(ratios[len(ratios) // 2], 2),
+                                          round(ratios[-1], 2)],
+        "goal_ratio": 1.0,
+        "same_order_as_eval7": _orders_agree(ours_values, -theirs_values),
+    }
+
+
 def batched(n: int, seed: int) -> dict[str, object]:
     from phevaluator import _pheval, evaluate_cards
 
@@ -159,6 +206,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-seven", action="store_true")
+    parser.add_argument("--eval7-turns", type=int, default=9, help="turns of ours and eval7's single-hand runs")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     args = parser.parse_args()
     report: dict[str, object] = {
@@ -166,6 +214,7 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
         "single_hand_7card": single(args.single, args.seed),
+        "single_hand_7card_vs_eval7": against_eval7(args.single, args.seed, args.eval7_turns),
         "batch_7card": batched(args.batch, args.seed),
     }
     if args.all_seven:

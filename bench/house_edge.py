@@ -30,6 +30,7 @@ CASES: dict[str, tuple[list[str], float | None]] = {
     "holdem_exact": (["restaurant-holdem"], 2.5408),
     "holdem_simulate_2000": (["restaurant-holdem", "--simulate", "2000"], 2.5408),
     "three_card_poker_exact": (["three-card-poker", "--exact"], None),
+    "uth_exact_progressive": (["ultimate-texas-holdem", "--exact", "--option", "progressive=true"], None),
     "tiny_caribbean_simulate": (["caribbean-stud", "--variant", "dk", "--simulate", "2000"], None),
 }
 DEFAULT = [name for name in CASES if not name.startswith("tiny")]

@@ -8,7 +8,7 @@ that hand evaluators and batch tools can work on small integers.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 RANKS = "23456789TJQKA"
@@ -18,6 +18,20 @@ _SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 _RANK_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen",
                13: "king", 14: "ace"}
+
+
+def hand_key(rank: int, suit: str) -> int:
+    """One card's term in a hand key (``controller.hands.fast`` sums them; 0 for the joker).
+
+    Bits 0..15 count the suits (a nibble each, c d h s); bits 16..32 are base-5
+    digits counting the ranks 2..8, bits 33.. those counting 9..A. Kept on the
+    card so that ranking a hand reads one number per card.
+    """
+    if rank == JOKER_RANK:
+        return 0
+    suit_bits = 1 << (4 * SUITS.index(suit))
+    digit: int = 5 ** (rank - 2 if rank <= 8 else rank - 9)
+    return suit_bits + (digit << (16 if rank <= 8 else 33))
 
 
 class CardError(ValueError):
@@ -30,6 +44,8 @@ class Card:
 
     rank: int
     suit: str
+    key: int = field(init=False, repr=False, compare=False, hash=False)
+    """The card's term in the single-hand evaluator's hand key (``hand_key``; 0 for the joker)."""
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
@@ -37,6 +53,7 @@ class Card:
                 raise CardError("the joker has no suit")
         elif not (2 <= self.rank <= 14) or self.suit not in SUITS or len(self.suit) != 1:
             raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+        object.__setattr__(self, "key", hand_key(self.rank, self.suit))
 
     def __deepcopy__(self, memo: dict[int, object]) -> "Card":
         return self  # immutable: a round's snapshot shares its cards

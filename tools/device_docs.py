@@ -56,7 +56,7 @@ Sections and keys (all times in milliseconds):
 | section | keys |
 |---|---|
 | `[build]` | `name` (default: file name), `board` = `pi4`/`pi5`, `buses` = list of `spi0`, `i2c1`, `uart0`, `debounce_ms` (20) |
-| `[expanders.NAME]` | `address` 0x20..0x27, `int_pin` (optional GPIO for INTA) |
+| `[expanders.NAME]` | `address` 0x20..0x27, `int_pin` (the GPIO its INTA line is wired to: wire it on every expander with inputs; without it the panel reads that expander 50 times a second to see a bet or a chip land, four times the idle CPU of a table at rest) |
 | `[buttons.NAME]` | `pin`, `long_press_ms` (1500), `actions` = { game-id = "action" } |
 | `[tower]` | `green`, `amber`, `red`, `buzzer` (optional) |
 | `[puck]` | `sensors` = list of pins, box 1 first; `fault_after_ms` (5000); `active_low` (true) |

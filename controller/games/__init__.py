@@ -31,7 +31,19 @@ def all_games() -> list[GameSpec]:
 
 
 def load_game(game_id: str) -> GameSpec:
-    """The spec of ``game_id``, or ``ValueError`` naming the known ids."""
+    """The spec of ``game_id``, or ``ValueError`` naming the known ids.
+
+    The module named like the id (``caribbean-stud``: ``caribbean_stud``) is tried first, so that a table
+    of one game does not import every game (the poker room's modules load PokerKit: a second of a start);
+    any other id is looked for among all games.
+    """
+    name = f"{__name__}.{game_id.replace('-', '_')}"
+    if game_id.replace("-", "_").isidentifier() and any(info.name == name for info in
+                                                       pkgutil.iter_modules(__path__, __name__ + ".")):
+        module = importlib.import_module(name)
+        for spec in (getattr(module, "SPEC", None), *getattr(module, "SPECS", ())):
+            if isinstance(spec, GameSpec) and spec.id == game_id:
+                return spec
     specs = all_games()
     for spec in specs:
         if spec.id == game_id:

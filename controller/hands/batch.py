@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain, combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Iterator
 
@@ -149,9 +149,15 @@ def rank_batch(cards: np.ndarray, presorted: bool = False) -> np.ndarray:
 @cache
 def _five_subsets() -> np.ndarray:
     """All C(52, 5) ascending five-card rows in lexicographic order (int8)."""
-    flat = np.fromiter(chain.from_iterable(combinations(range(52), 5)), dtype=np.int8,
-                       count=comb(52, 5) * 5)
-    return flat.reshape(-1, 5)
+    rows = np.arange(52, dtype=np.int8)[:, None]
+    for _ in range(4):  # extend each row by every larger card, in order (so the rows stay lexicographic)
+        last = rows[:, -1].astype(np.int64)
+        more = 51 - last
+        starts = np.repeat(last + 1 - (np.cumsum(more) - more), more)
+        rows = np.hstack([np.repeat(rows, more, axis=0),
+                          (np.arange(len(starts)) + starts).astype(np.int8)[:, None]])
+    assert len(rows) == comb(52, 5)
+    return rows
 
 
 def all_hands(k: int) -> Iterator[np.ndarray]:

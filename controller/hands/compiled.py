@@ -22,8 +22,6 @@ import numpy as np
 
 from controller.hands import fast
 
-LOW_SHIFT, HIGH_SHIFT = 16, 33
-LOW_MASK = (1 << (HIGH_SHIFT - LOW_SHIFT)) - 1
 SUITS = "cdhs"
 
 
@@ -37,61 +35,12 @@ def _arrays() -> tuple[np.ndarray, ...]:
 @cache
 def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
     try:
-        import numba
-    except ModuleNotFoundError:
+        from controller.hands import kernels
+    except ModuleNotFoundError as exc:
+        if exc.name != "numba":
+            raise
         raise ValueError("the compiled hand ranking needs numba (pip install 'tablectl[math]')") from None
-
-    @numba.njit(cache=True, nogil=True)
-    def flush_value(t: int, cards: np.ndarray, fl: np.ndarray) -> int:
-        """The flush suit's rank mask looked up (called for the 3 % of hands with five cards of a suit)."""
-        bits = t & 0x8888
-        suit = 3 if bits & 0x8000 else 2 if bits & 0x800 else 1 if bits & 0x80 else 0
-        mask = 0
-        for i in range(7):
-            if cards[i] & 3 == suit:
-                mask |= 1 << ((cards[i] >> 2) + 2)
-        return int(fl[mask])
-
-    @numba.njit(cache=True, nogil=True)
-    def rank7(cards: np.ndarray, keys: np.ndarray, o7: np.ndarray, v7: np.ndarray, w: np.ndarray,
-              fl: np.ndarray) -> np.ndarray:
-        out = np.empty(cards.shape[0], dtype=np.int32)
-        for i in range(cards.shape[0]):
-            t = (0x3333 + keys[cards[i, 0]] + keys[cards[i, 1]] + keys[cards[i, 2]] + keys[cards[i, 3]]
-                 + keys[cards[i, 4]] + keys[cards[i, 5]] + keys[cards[i, 6]])
-            if t & 0x8888 == 0:
-                out[i] = v7[o7[(t >> 16) & 0x1FFFF] + w[t >> 33]]
-            else:
-                out[i] = flush_value(t, cards[i], fl)
-        return out
-
-    @numba.njit(cache=True, nogil=True)
-    def all_seven(keys: np.ndarray, o7: np.ndarray, v7: np.ndarray, w: np.ndarray, fl: np.ndarray) -> np.ndarray:
-        counts = np.zeros(10, dtype=np.int64)
-        cards = np.zeros(7, dtype=np.int64)
-        for a in range(46):
-            ka = 0x3333 + keys[a]
-            for b in range(a + 1, 47):
-                kb = ka + keys[b]
-                for c in range(b + 1, 48):
-                    kc = kb + keys[c]
-                    for d in range(c + 1, 49):
-                        kd = kc + keys[d]
-                        for e in range(d + 1, 50):
-                            ke = kd + keys[e]
-                            for f in range(e + 1, 51):
-                                kf = ke + keys[f]
-                                for g in range(f + 1, 52):
-                                    t = kf + keys[g]
-                                    if t & 0x8888 == 0:
-                                        counts[v7[o7[(t >> 16) & 0x1FFFF] + w[t >> 33]] >> 20] += 1
-                                    else:
-                                        cards[0], cards[1], cards[2], cards[3] = a, b, c, d
-                                        cards[4], cards[5], cards[6] = e, f, g
-                                        counts[flush_value(t, cards, fl) >> 20] += 1
-        return counts
-
-    return rank7, all_seven, flush_value
+    return kernels.rank7, kernels.all_seven, kernels.flush_value
 
 
 def rank7(cards: np.ndarray) -> np.ndarray:
@@ -106,6 +55,15 @@ def rank7(cards: np.ndarray) -> np.ndarray:
         raise ValueError("card indices must be 0..51")
     values: np.ndarray = _kernels()[0](cards, *_arrays())
     return values
+
+
+def all_seven_key_counts(royal: int) -> np.ndarray:
+    """As ``all_seven_counts``, with the hands of value ``royal`` (a royal flush) counted apart in place 9."""
+    from controller.hands import kernels
+
+    _kernels()  # numba present, or the error that says how to install it
+    walk: Callable[..., np.ndarray] = kernels.all_seven_keys
+    return walk(*_arrays(), royal)
 
 
 def all_seven_counts() -> np.ndarray:

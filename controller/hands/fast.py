@@ -27,7 +27,7 @@ from array import array
 from itertools import combinations
 from typing import Iterator, Mapping, Sequence
 
-from controller.cards import Card
+from controller.cards import Card, hand_key
 from controller.hands.values import flush_value, value_from_counts
 
 LOW_RANKS = range(2, 9)
@@ -37,20 +37,11 @@ _LOW_MASK = (1 << (_HIGH_SHIFT - _LOW_SHIFT)) - 1
 _SUIT_START = 0x3333
 _FLUSH_BITS = 0x8888
 _NIBBLE_SUIT = {3: "c", 7: "d", 11: "h", 15: "s"}
-_SUIT_KEY = {"c": 1, "d": 1 << 4, "h": 1 << 8, "s": 1 << 12}
 _LOW_SPAN, _HIGH_SPAN = 5 ** len(LOW_RANKS), 5 ** len(HIGH_RANKS)
 
 
-def _rank_key(rank: int) -> int:
-    if rank in LOW_RANKS:
-        return 5 ** (rank - 2) << _LOW_SHIFT
-    return 5 ** (rank - 9) << _HIGH_SHIFT
-
-
-CARD_KEY: dict[str, tuple[int, ...]] = {
-    s: (0, 0) + tuple(_SUIT_KEY[s] + _rank_key(r) for r in range(2, 15)) for s in "cdhs"
-}
-"""``CARD_KEY[suit][rank]``: one card's contribution to the hand key."""
+CARD_KEY: dict[str, tuple[int, ...]] = {s: (0, 0) + tuple(hand_key(r, s) for r in range(2, 15)) for s in "cdhs"}
+"""``CARD_KEY[suit][rank]``: one card's contribution to the hand key (``Card.key``, ``cards.hand_key``)."""
 
 # Filled in place on first use (see _fill); allocated empty so that the hot
 # path can bind them as default arguments.
@@ -179,30 +170,31 @@ def _filled_then(cards: Sequence[Card]) -> int:
     return high_value(cards)
 
 
-def high_value(cards: Sequence[Card], _ck: dict[str, tuple[int, ...]] = CARD_KEY,
-               _o7: array = _OFFSET[7], _v7: array = _VALUES[7],
+def high_value(cards: Sequence[Card], _o7: array = _OFFSET[7], _v7: array = _VALUES[7],
                _o5: array = _OFFSET[5], _v5: array = _VALUES[5],
-               _w: array = _WITHIN, _fl: array = _FLUSH) -> int:
+               _w: array = _WITHIN) -> int:
     """The value of the best five of ``cards`` (five or more, no joker, no checks).
 
     This is the hot path for games and simulations: it does not validate its
     input (``controller.hands.high.best_high`` does, and names the hand).
     """
-    n = len(cards)
-    if n == 7:
+    try:  # seven cards, the common case: no len() call, one number per card (Card.key)
         a, b, c, d, e, f, g = cards
-        t = (_SUIT_START + _ck[a.suit][a.rank] + _ck[b.suit][b.rank] + _ck[c.suit][c.rank]
-             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank] + _ck[f.suit][f.rank]
-             + _ck[g.suit][g.rank])
-        if not t & _FLUSH_BITS:
+    except ValueError:
+        n = len(cards)
+    else:
+        # literals, not the module's names, on this path: 0x3333 _SUIT_START, 0x8888 _FLUSH_BITS,
+        # 16 _LOW_SHIFT, 0x1FFFF _LOW_MASK, 33 _HIGH_SHIFT (tests/controller/hands/test_fast.py holds them equal)
+        t = 0x3333 + a.key + b.key + c.key + d.key + e.key + f.key + g.key
+        if not t & 0x8888:
             try:
-                return _v7[_o7[(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
+                return _v7[_o7[(t >> 16) & 0x1FFFF] + _w[t >> 33]]
             except IndexError:
                 return _filled_then(cards)
-    elif n == 5:
+        return _flush_value(cards, t)
+    if n == 5:
         a, b, c, d, e = cards
-        t = (_SUIT_START + _ck[a.suit][a.rank] + _ck[b.suit][b.rank] + _ck[c.suit][c.rank]
-             + _ck[d.suit][d.rank] + _ck[e.suit][e.rank])
+        t = _SUIT_START + a.key + b.key + c.key + d.key + e.key
         if not t & _FLUSH_BITS:
             try:
                 return _v5[_o5[(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
@@ -211,12 +203,17 @@ def high_value(cards: Sequence[Card], _ck: dict[str, tuple[int, ...]] = CARD_KEY
     elif n == 6:
         t = _SUIT_START
         for c in cards:
-            t += _ck[c.suit][c.rank]
+            t += c.key
         if not t & _FLUSH_BITS:
             _fill()
             return _VALUES[6][_OFFSET[6][(t >> _LOW_SHIFT) & _LOW_MASK] + _w[t >> _HIGH_SHIFT]]
     else:
         return general_value(cards)
+    return _flush_value(cards, t)
+
+
+def _flush_value(cards: Sequence[Card], t: int, _fl: array = _FLUSH) -> int:
+    """The flush of ``cards`` whose hand key ``t`` says five or more of one suit."""
     suit = _NIBBLE_SUIT[(t & _FLUSH_BITS).bit_length() - 1]
     mask = 0
     for c in cards:

@@ -54,7 +54,17 @@ def key_index(values: np.ndarray) -> np.ndarray:
 
 @cache
 def key_counts(k: int) -> tuple[int, ...]:
-    """How many of all k-card hands (k = 5 or 7) have each key of ``KEYS`` as their best five."""
+    """How many of all k-card hands (k = 5 or 7) have each key of ``KEYS`` as their best five.
+
+    Seven cards walk compiled (``hands.compiled``, 3 to 9 s here) where numba is installed, else in numpy batches.
+    """
+    if k == 7:
+        try:
+            from controller.hands.compiled import all_seven_key_counts
+
+            return tuple(int(c) for c in all_seven_key_counts(ROYAL))
+        except ValueError:  # no numba: the batch walk below
+            pass
     counts = np.zeros(len(KEYS), dtype=np.int64)
     for rows in all_hands(k):
         counts += np.bincount(key_index(rank_batch(rows, presorted=True)), minlength=len(KEYS))
@@ -249,6 +259,8 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     methods = []
     if getattr(args, "exact", False):
         started = time.perf_counter()
+        if config["progressive"] and config["progressive_cards"] == "flop":
+            key_counts(5)  # first: its numpy temporaries are freed before the seven-card walk loads numba
         seven = key_counts(7)
         out["bets"]["trips"] = trips_exact(config, seven)
         methods.append("exact trips")

@@ -94,22 +94,40 @@ class TowerOutput(_Ticked):
 
 
 class SignOutput(_Ticked):
-    """The LED sign (drivers/displays/sign.Sign): ``{"content": SignContent}``."""
+    """The LED sign (drivers/displays/sign.Sign): ``{"content": SignContent}``.
+
+    ``show`` runs in the table's listeners, right after the journal commit: it
+    only hands the content over, and the frame is drawn on the loop's next turn
+    (``call_soon``), so that laying out and drawing never delays the next
+    event's commit, and the sign never shows what is not yet committed.
+    """
+
+    _draw_handle: asyncio.Handle | None = None
 
     def show(self, state: Mapping[str, Any]) -> None:
         from drivers.displays.sign import limit_text
 
         content = state["content"]
-        now = self.loop.time()
-        self.driver.show(content, now)
-        self.driver.update(now)
-        self._schedule(now)
+        self.driver.show(content, self.loop.time())
+        if self._draw_handle is None:
+            self._draw_handle = self.loop.call_soon(self._draw)
         parts = [content.title] + [limit_text(limit, content) for limit in content.limits]
         if content.results:
             parts.append(content.results_label + " " + " ".join(
                 f"{m.text}{'(' + m.colour + ')' if m.colour else ''}" for m in content.results))
         self.text = " | ".join(parts)
         self.shows += 1
+
+    def _draw(self) -> None:
+        self._draw_handle = None
+        now = self.loop.time()
+        self.driver.update(now)
+        self._schedule(now)
+
+    def close(self) -> None:
+        if self._draw_handle is not None:
+            self._draw_handle.cancel()
+        super().close()
 
 
 class JackpotOutput(_Ticked):

@@ -82,9 +82,6 @@ from controller.games.layout_game import LayoutRound
 from controller.games.oasis_stud import OasisRound, buys, rank_hand
 from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.russian_poker import RussianRound, buys_dealer, insures
-from controller.games.poker_room.chinese import ChinesePokerRound
-from controller.games.poker_room.open_face import OpenFaceRound
-from controller.games.poker_room.round import PokerRoomRound
 from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
 from controller.hands.high import HighHand, best_high
@@ -384,9 +381,15 @@ def qualifies(cards: Sequence[Card]) -> bool:
 
 
 class PokerRoomPlayers(Players):
-    """Players against each other: buy-ins between hands, then a loose, seeded betting style."""
+    """Players against each other: buy-ins between hands, then a loose, seeded betting style.
+
+    The poker room's rounds (and PokerKit under them) are imported where these players play, so that a
+    daemon of another game does not load them before it is ready.
+    """
 
     def bets(self, round_: Round, boxes: int) -> list[Bet]:
+        from controller.games.poker_room.round import PokerRoomRound
+
         assert isinstance(round_, PokerRoomRound)
         if round_.hand is not None:
             return []
@@ -408,6 +411,8 @@ class PokerRoomPlayers(Players):
         return out
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.round import PokerRoomRound
+
         if not isinstance(round_, PokerRoomRound) or round_.complete:
             return []
         legal = round_.legal()
@@ -458,6 +463,8 @@ class ChinesePokerPlayers(Players):
         return [Bet(s, "points") for s in sorted(self.rng.sample(range(1, seats + 1), self.rng.randint(2, seats)))]
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.chinese import ChinesePokerRound
+
         assert isinstance(round_, ChinesePokerRound)
         if not round_.dealing:
             return [CloseBets()]
@@ -475,6 +482,8 @@ class OpenFacePlayers(ChinesePokerPlayers):
     """Open Face Chinese Poker: each card to the back until it is full, then the middle, then the front."""
 
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
+        from controller.games.poker_room.open_face import OpenFaceRound
+
         assert isinstance(round_, OpenFaceRound)
         if not round_.dealing:
             return [CloseBets()]

@@ -28,7 +28,6 @@ from controller.events import Action, CardOut, CloseBets, Dice, Event, Puck, Voi
 from controller.games.contract import Accepted, Alert
 from controller.runtime.devices.shoe import CUT_FROM_END as CUT_FROM_END, cut_from_end  # one rule, both shoes
 from controller.runtime.interfaces import Command
-from controller.runtime.players import CARD, players_for
 from drivers.shoe.events import CardDealt, CutCard, ShoeEmpty
 
 
@@ -186,8 +185,11 @@ class VirtualCroupier:
         self.fast = fast
         self.changed = asyncio.Event()
         self.stopping = False
+        from controller.runtime.players import CARD, players_for  # every game's rounds: only when played
+
         self.players = players_for(table.config.spec, table.round, random.Random(f"players:{seed}"),
                                    table.config.minor_unit)
+        self.card_move = CARD
         self.one_deck = shoe.decks == 1
         self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0,
                        "results_confirmed": 0}
@@ -309,7 +311,7 @@ class VirtualCroupier:
         prompt = self.table.last_prompt if self.table.round_events else None
         expects = tuple(prompt.expects) if prompt else ()
         for move in self.players.moves(self.table.round, prompt):
-            if move == CARD:
+            if move == self.card_move:
                 return await self._draw()
             answer = self._try(move) if not isinstance(move, str) else None
             if answer is None or (isinstance(move, Puck) and any(isinstance(e, Alert) for e in answer.effects)):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from controller.games.contract import ActionSpec, GameSpec, OptionSpec, ReaderSpec, RoundConfig, SpotSpec, VariantSpec
 from controller.games.poker_room.jackpot import LABELS
-from controller.games.poker_room.round import PokerRoomRound
 from controller.games.poker_room.variants import RULES, GameRule
 
 _STRUCTURE_NAMES = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "limit": "Limit"}
@@ -107,6 +108,13 @@ def _validate(rule: GameRule, config: RoundConfig) -> None:
         raise ValueError("max_buy_in is below buy_in")
 
 
+def _new_round(config: RoundConfig, carried: tuple[Any, ...]) -> Any:
+    """A hand of the poker room (its round, and PokerKit under it, imported on the first hand, not with the spec)."""
+    from controller.games.poker_room.round import PokerRoomRound
+
+    return PokerRoomRound(config, carried)
+
+
 def _spec(rule: GameRule) -> GameSpec:
     variants = tuple(VariantSpec(s, f"{rule.name}, {_STRUCTURE_NAMES[s]}", f"{rule.seed}; {_STRUCTURE_SEED[s]}")
                      for s in rule.structures)
@@ -149,7 +157,7 @@ def _spec(rule: GameRule) -> GameSpec:
                SpotSpec("button", "the box that had the dealer button"),
                SpotSpec("time_charge", "the time charge paid between hands")),
         actions=tuple(actions), devices=("shoe",), reader=ReaderSpec("shoe"), docs_page="poker-room.md", strategy="poker-room",
-        new_round=lambda config, carried: PokerRoomRound(config, carried),
+        new_round=_new_round,
         interpretations=interpretations,
         validate=lambda config: _validate(rule, config),
     )
