@@ -71,6 +71,17 @@ def test_no_event_is_told_by_the_name_of_its_class() -> None:
     assert found == []
 
 
+def test_the_shipped_pin_maps_name_no_game() -> None:
+    """A button's meaning comes from the runtime and the game (``GameSpec.takes_button_action``), not from a
+    per-game line in the pin map: the shipped pin maps have none (a casino's own may still add one)."""
+    import tomllib
+
+    per_game = [f"{path.name} buttons.{name}" for path in sorted((ROOT / "hw").glob("*.toml"))
+                for name, button in tomllib.loads(path.read_text(encoding="utf-8")).get("buttons", {}).items()
+                if "actions" in button]
+    assert per_game == []
+
+
 @pytest.mark.parametrize("spec", all_games(), ids=lambda s: s.id)
 def test_how_to_add_a_game_holds_for_every_game(spec) -> None:
     # 2. what the runtime needs is declared
