@@ -132,7 +132,7 @@ def rank_batch(cards: np.ndarray, presorted: bool = False) -> np.ndarray:
     for i in range(1, k):
         index += t.by_card[i][col[i]]
         counters += suit_key[col[i]]
-    values = t.noflush[index]
+    values: np.ndarray = t.noflush[index]
     flushing = counters & np.uint16(0x8888)
     rows = np.flatnonzero(flushing)
     if rows.size:

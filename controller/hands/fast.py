@@ -47,7 +47,7 @@ CARD_KEY: dict[str, tuple[int, ...]] = {s: (0, 0) + tuple(hand_key(r, s) for r i
 # path can bind them as default arguments.
 _OFFSET = {n: array("i", bytes(4 * _LOW_SPAN)) for n in (5, 6, 7)}
 _WITHIN = array("i", bytes(4 * _HIGH_SPAN))
-_VALUES: dict[int, array] = {n: array("i") for n in (5, 6, 7)}
+_VALUES: dict[int, array[int]] = {n: array("i") for n in (5, 6, 7)}
 _FLUSH = array("i")
 
 
@@ -170,9 +170,9 @@ def _filled_then(cards: Sequence[Card]) -> int:
     return high_value(cards)
 
 
-def high_value(cards: Sequence[Card], _o7: array = _OFFSET[7], _v7: array = _VALUES[7],
-               _o5: array = _OFFSET[5], _v5: array = _VALUES[5],
-               _w: array = _WITHIN) -> int:
+def high_value(cards: Sequence[Card], _o7: array[int] = _OFFSET[7], _v7: array[int] = _VALUES[7],
+               _o5: array[int] = _OFFSET[5], _v5: array[int] = _VALUES[5],
+               _w: array[int] = _WITHIN) -> int:
     """The value of the best five of ``cards`` (five or more, no joker, no checks).
 
     This is the hot path for games and simulations: it does not validate its
@@ -212,7 +212,7 @@ def high_value(cards: Sequence[Card], _o7: array = _OFFSET[7], _v7: array = _VAL
     return _flush_value(cards, t)
 
 
-def _flush_value(cards: Sequence[Card], t: int, _fl: array = _FLUSH) -> int:
+def _flush_value(cards: Sequence[Card], t: int, _fl: array[int] = _FLUSH) -> int:
     """The flush of ``cards`` whose hand key ``t`` says five or more of one suit."""
     suit = _NIBBLE_SUIT[(t & _FLUSH_BITS).bit_length() - 1]
     mask = 0
