@@ -50,6 +50,7 @@ def photo_rows(root: Path, half: str, model: facemodel.FaceModel, crops: dict[st
     rows: list[dict] = []
     for path in iter_labelled_images(root, half):
         image = cv2.imread(str(path))
+        assert image is not None, f"{path}: not an image"
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         patches = [rectify(image, ((x + w / 2, y + h / 2), (1.1 * w, 1.1 * h), 0.0)) for x, y, w, h in
                    (lab.box for lab in labels)]

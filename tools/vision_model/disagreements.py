@@ -32,6 +32,7 @@ def main() -> int:
     counts: Counter[str] = Counter()
     for path in iter_labelled_images(photos, half):
         image = cv2.imread(str(path))
+        assert image is not None, f"{path}: not an image"
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         for die in reader.read(image).dice:
             m = SAID.search(die.reason)

@@ -74,9 +74,12 @@ def load(path: Path = OUT) -> tuple[list[np.ndarray], list[np.ndarray], list[str
     """(images BGR, per-image boxes [value, cx, cy, w, h] normalised, names) from the npz."""
     data = np.load(path, allow_pickle=False)
     jpeg, offsets, rows = data["jpeg"], data["offsets"], data["boxes"]
-    images, boxes = [], []
+    images: list[np.ndarray] = []
+    boxes: list[np.ndarray] = []
     for i in range(len(offsets) - 1):
-        images.append(cv2.imdecode(jpeg[offsets[i]:offsets[i + 1]], cv2.IMREAD_COLOR))
+        image = cv2.imdecode(jpeg[offsets[i]:offsets[i + 1]], cv2.IMREAD_COLOR)
+        assert image is not None, f"{path}: image {i} does not decode"
+        images.append(image)
         boxes.append(rows[rows[:, 0] == i][:, 1:])
     return images, boxes, [str(n) for n in data["names"]]
 
@@ -96,7 +99,8 @@ def main() -> int:
     started = time.time()
     arrays = extract(args.photos, args.side, args.quality, args.source)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **arrays)
+    # numpy's stub lets ** fill allow_pickle; these keys are the four array names, never that keyword
+    np.savez_compressed(args.out, **arrays)  # type: ignore[arg-type]
     print(f"{len(arrays['names'])} images, {len(arrays['boxes'])} dice, {args.out.stat().st_size / 1e6:.1f} MB -> {args.out}, "
           f"{time.time() - started:.1f} s")
     return 0

@@ -26,6 +26,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -45,6 +46,15 @@ from drivers.vision.synth_dice import DIE_PX, KINDS, reader_options, scene  # no
 
 SYNTH_LIMIT = 100_000  # seeds at and above this are benchmark/tuning seeds: never trained on
 COCKED = 12.0  # degrees: a synthetic die cocked this much or more is class 7; less (but not flat) is left out
+
+
+class Sink(Protocol):
+    """What synthetic() fills: a patch store with its random stream (Builder, or extract_photo_faces'
+    colour store)."""
+
+    rng: np.random.Generator
+
+    def add(self, patch: np.ndarray, label: int, source: int, group: int) -> None: ...
 
 
 class Builder:
@@ -116,7 +126,7 @@ def real_photos(b: Builder, root: Path) -> dict[str, int]:
     return counts
 
 
-def synthetic(b: Builder, scenes: int, first: int, only: str | None = None) -> dict[str, int]:
+def synthetic(b: Sink, scenes: int, first: int, only: str | None = None) -> dict[str, int]:
     """Reader candidates of synthetic throws (seeds first..first+scenes-1, all below SYNTH_LIMIT), the
     scene kinds in turn or ``only`` one kind."""
     if first + scenes > SYNTH_LIMIT:

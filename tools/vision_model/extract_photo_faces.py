@@ -73,7 +73,7 @@ def dark_render(value: int, rng: np.random.Generator, ghosts: bool = False) -> n
     mirrored, shifted a little) showing faintly through the body; False draws exactly as before."""
     up = 4 * STORE  # drawn four times larger, then shrunk: smooth edges
     bg = rng.uniform(140, 215) + rng.uniform(-6, 6, 3)
-    img = np.empty((up, up, 3), np.float32)
+    img: np.ndarray = np.empty((up, up, 3), np.float32)
     img[:] = bg
     tint = np.array([[30, 30, 30], [45, 45, 45], [70, 25, 55], [80, 45, 25], [35, 35, 50]], np.float32)
     body = tint[int(rng.integers(len(tint)))] * rng.uniform(0.5, 1.1) + rng.uniform(-6, 6, 3)
@@ -121,7 +121,12 @@ def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
     """The N x STORE x STORE x 3 patches of a photo_faces.npz."""
     jpeg, ends = data["jpeg"], data["ends"]
     starts = np.concatenate([[0], ends[:-1]])
-    return np.stack([cv2.imdecode(jpeg[a:b], cv2.IMREAD_COLOR) for a, b in zip(starts, ends)])
+    pixels: list[np.ndarray] = []
+    for a, b in zip(starts, ends):
+        patch = cv2.imdecode(jpeg[a:b], cv2.IMREAD_COLOR)
+        assert patch is not None, f"patch bytes {a}..{b} do not decode"
+        pixels.append(patch)
+    return np.stack(pixels)
 
 
 def main() -> int:

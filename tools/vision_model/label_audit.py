@@ -82,7 +82,9 @@ def sheets(half: str, photos: Path, out: Path, right: int) -> None:
     for s in range(0, len(chosen), per):
         sheet = np.full((ROWS * CELL, COLUMNS * CELL, 3), 255, np.uint8)
         for k, d in enumerate(chosen[s:s + per]):
-            piece = cut(cv2.imread(str(paths[d["photo"]])), d["box"])
+            photo = cv2.imread(str(paths[d["photo"]]))
+            assert photo is not None, f"{paths[d['photo']]}: not an image"
+            piece = cut(photo, d["box"])
             r, c = divmod(k, COLUMNS)
             y, x = r * CELL + 18, c * CELL + 4
             sheet[y:y + piece.shape[0], x:x + piece.shape[1]] = piece

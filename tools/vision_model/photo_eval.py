@@ -227,7 +227,7 @@ def floors(shots: list[Shot], probs_of) -> dict:
     """Dice the pips could not read: by the model's probability band, how many it names a value for and
     how many of those the label backs (what MODEL_ONLY_PHOTO was chosen from)."""
     bands = ((0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.8), (0.8, 1.01))
-    out = {f"{lo}-{min(hi, 1.0)}": Counter() for lo, hi in bands}
+    out: dict[str, Counter[str]] = {f"{lo}-{min(hi, 1.0)}": Counter() for lo, hi in bands}
     for shot in shots:
         if not shot.patches:
             continue
@@ -253,7 +253,9 @@ def speed(shots: list[Shot], passes: int = 3) -> dict:
     the table's grey one, in alternate passes (a shared machine's load then weighs on both alike)."""
     import time
     cv2.setNumThreads(1)
-    models = {"photo_model": facemodel.load(facemodel.PHOTO_MODEL, photo=True)[0], "table_model": facemodel.FaceModel()}
+    photo_model, problem = facemodel.load(facemodel.PHOTO_MODEL, photo=True)
+    assert photo_model is not None, problem
+    models = {"photo_model": photo_model, "table_model": facemodel.FaceModel()}
     batches = [[p for p, _ in s.patches] for s in shots if s.patches]
     took: dict[str, float] = defaultdict(float)
     for _ in range(passes):
@@ -272,9 +274,9 @@ def split_speed(half: str, photos: Path, passes: int = 2) -> dict:
     and without the split of dice read as one (DiceReader.split_merged), in alternate passes."""
     import time
     cv2.setNumThreads(1)
-    images = [cv2.imread(str(p)) for sub in sorted(q for q in photos.iterdir() if q.is_dir())
+    loaded = [cv2.imread(str(p)) for sub in sorted(q for q in photos.iterdir() if q.is_dir())
               for p in iter_labelled_images(sub, half)]
-    images = [im for im in images if im is not None]
+    images = [im for im in loaded if im is not None]
     reader = DiceReader()
     reader.read(images[0])  # loads the models
     took = {False: 0.0, True: 0.0}
@@ -287,7 +289,8 @@ def split_speed(half: str, photos: Path, passes: int = 2) -> dict:
             return split_merged(self, *args)
         finally:
             inside[0] += time.process_time() - started
-    reader._split_merged = timed.__get__(reader)
+    # the benchmark wraps the reader's own method to time it; mypy forbids assigning to a method
+    reader._split_merged = timed.__get__(reader)  # type: ignore[method-assign]
     for _ in range(passes):
         for split in (False, True):
             reader.split_merged = split

@@ -77,7 +77,7 @@ class DiceNet(nn.Module):
 
 # -- augmentation -------------------------------------------------------------------------------
 def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    f = img.astype(np.float32)
+    f: np.ndarray = img.astype(np.float32)
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
         hsv[..., 0] = (hsv[..., 0] + rng.uniform(-12, 12)) % 180

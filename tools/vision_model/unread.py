@@ -29,6 +29,7 @@ def main() -> int:
     rows: list[tuple[int | None, int, float]] = []
     for path in iter_labelled_images(photos, half):
         image = cv2.imread(str(path))
+        assert image is not None, f"{path}: not an image"
         labels = read_yolo_labels(label_path_for(path), image.shape[1], image.shape[0])
         result = reader.read(image)
         unread = {d.box for d in result.dice if d.value is None or d.reason.startswith("read by the face model only")}
