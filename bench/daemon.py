@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ from controller.runtime.audit import export_round, verify  # noqa: E402
 from controller.runtime.journal import Journal  # noqa: E402
 
 
-def percentile(values: list[float], p: float) -> float:
+def percentile(values: Sequence[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
@@ -201,7 +202,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=ROOT / "bench") as tmp_name:
         tmp = Path(tmp_name)  # on the repository's disk, not a tmpfs: the fsyncs are real
-        out = {"fsync_ms": fsync_ms(tmp), "latency": latency(tmp, args.cards)}
+        out: dict[str, object] = {"fsync_ms": fsync_ms(tmp), "latency": latency(tmp, args.cards)}
         out.update(replay_and_settle(tmp / "j.sqlite"))
         out.update(process_figures(tmp, args.rounds, args.idle_seconds))
     out["python"] = sys.version.split()[0]

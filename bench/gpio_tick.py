@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +28,7 @@ from drivers.gpio.sim import simulate  # noqa: E402
 TICKS = 2000
 
 
-def per_call_us(action, calls: int) -> float:
+def per_call_us(action: Callable[[int], object], calls: int) -> float:
     start = time.perf_counter()
     for i in range(calls):
         action(i)
@@ -39,7 +40,8 @@ def main() -> None:
     for path in sorted((ROOT / "hw").glob("*.toml")):
         sim = simulate(load_device_config(path), lambda event: None)
         devices = sim.devices
-        devices.tower.show("jackpot_pending", 0.0)
+        if devices.tower:
+            devices.tower.show("jackpot_pending", 0.0)
         if devices.sign:
             devices.sign.show(examples.ROULETTE, 0.0)
         if devices.jackpot:

@@ -39,7 +39,7 @@ from controller.hands import batch  # noqa: E402
 from controller.hands.fast import high_value, ready  # noqa: E402
 
 
-def _best_of(rounds: int, run: Callable[[], None]) -> float:
+def _best_of(rounds: int, run: Callable[[], object]) -> float:
     best = float("inf")
     for _ in range(rounds):
         start = time.perf_counter()

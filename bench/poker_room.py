@@ -32,6 +32,7 @@ from controller.cards import card_from_index  # noqa: E402
 from controller.events import Action, Bet, CardOut, CloseBets, Event  # noqa: E402
 from controller.games.poker_room.crosscheck import PlayedHand, direct_stacks, direct_state, random_hand  # noqa: E402
 from controller.games.poker_room.history import pokerkit_game  # noqa: E402
+from controller.games.poker_room.round import PokerRoomRound  # noqa: E402
 from controller.games.poker_room.variants import forget_hands  # noqa: E402
 
 VARIANTS = {"texas-holdem": "no-limit", "omaha": "pot-limit", "seven-card-stud": "limit", "razz": "limit",
@@ -81,7 +82,8 @@ def nine_way(game: str, rng: random.Random) -> tuple[list[Event], list[Event]]:
     deck = [card_from_index(i) for i in range(52)]
     rng.shuffle(deck)
     round_ = spec.new_round(config, ())
-    events: list[Event] = [Bet(s, "buy_in", 10_000) for s in range(1, 10)] + [Action(9, "button"), CloseBets()]
+    assert isinstance(round_, PokerRoomRound)
+    events: list[Event] = [*(Bet(s, "buy_in", 10_000) for s in range(1, 10)), Action(9, "button"), CloseBets()]
     for e in events:
         round_.apply(e)
     while True:
@@ -106,6 +108,7 @@ def showdown_cost(game: str, repeats: int) -> dict[str, float]:
     for _ in range(repeats):
         before, last = nine_way(game, rng)
         round_ = spec.new_round(config, ())
+        assert isinstance(round_, PokerRoomRound)
         for e in before:
             round_.apply(e)
         forget_hands()

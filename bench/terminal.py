@@ -51,6 +51,7 @@ from controller.events import Action, Bet, CloseBets  # noqa: E402
 from controller.runtime.interfaces import Command  # noqa: E402
 from drivers.events import CardDealt  # noqa: E402
 from controller.runtime.simulate import SimulatedPanel  # noqa: E402
+from controller.runtime.table import Table  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
 
 BOXES = 7
@@ -122,13 +123,19 @@ def play(folder: Path, decisions: int, mode: str, seed: int, lang: str = "en") -
     daemon = table.daemon
     assert daemon is not None and table.thread is not None
 
+    def live() -> Table:  # the daemon's table, read at each use (set before start() returned)
+        current = daemon.table
+        assert current is not None
+        return current
+
     def listen(_table: Any, records: Any) -> None:
         now = time.perf_counter()
         for record in records:
             commits[record.seq] = now
 
     def hook() -> None:
-        daemon.table.listeners.insert(0, listen)
+        assert daemon.running is not None
+        live().listeners.insert(0, listen)
         buttons.start(daemon.running.post_for("buttons"))
     table.call(hook)
     import httpx
@@ -146,6 +153,7 @@ def play(folder: Path, decisions: int, mode: str, seed: int, lang: str = "en") -
             stream.start()
     rng = random.Random(seed)
     tid = table.thread.native_id
+    assert tid is not None  # the thread has started
     rss0 = rss_mb()
     cpu0 = thread_cpu_s(tid)
     tap_commit, tap_answer, tap_pit = [], [], []
@@ -153,7 +161,7 @@ def play(folder: Path, decisions: int, mode: str, seed: int, lang: str = "en") -
     wall0 = time.perf_counter()
     while done < decisions:
         deck = cards.shuffled(cards.shoe(1), rng)  # a fresh deck each round, as a one-deck table deals
-        answer = table.call(lambda: daemon.table.command(Command("new_shoe", {}, "bench")))
+        answer = table.call(lambda: live().command(Command("new_shoe", {}, "bench")))
         if answer != "done":
             raise RuntimeError(f"the new deck was refused: {answer}")
         for seat in range(1, BOXES + 1):
@@ -162,12 +170,12 @@ def play(folder: Path, decisions: int, mode: str, seed: int, lang: str = "en") -
         for card in deck[:3 * BOXES + 3]:
             table.shoe.send(CardDealt(str(card)))
         table.settled()
-        waiting = table.call(lambda: daemon.table.waiting_for())
+        waiting = table.call(lambda: live().waiting_for())
         if "decision" not in waiting.lower():
             raise RuntimeError(f"the deal did not reach the decisions: {waiting}")
         for seat in range(1, BOXES + 1):
             action = "play" if (seat + rounds) % 2 else "fold"
-            before = table.call(lambda: daemon.table.journal.last_seq)
+            before = table.call(lambda: live().journal.last_seq)
             t0 = time.perf_counter()
             if mode == "terminal":
                 answer = client.post("/api/act", json={"seat": seat, "action": action})
@@ -185,9 +193,9 @@ def play(folder: Path, decisions: int, mode: str, seed: int, lang: str = "en") -
                     if seq in commits:
                         break
                     time.sleep(0.0002)
-                record = table.call(lambda: daemon.table.journal.last("event"))
+                record = table.call(lambda: live().journal.last("event"))
                 if record is None or record.seq != seq:  # the press was refused: it timed a reject record
-                    raise RuntimeError(f"the decision was not taken: {daemon.table.waiting_for()}")
+                    raise RuntimeError(f"the decision was not taken: {live().waiting_for()}")
             tap_commit.append((commits[seq] - t0) * 1000)
             done += 1
         rounds += 1

@@ -42,7 +42,10 @@ def record_synthetic(count: int, base: int) -> dict[str, Any]:
     from drivers.vision import calibration as cal_mod
     from drivers.vision.dice import DiceOptions, DiceReader
     from drivers.vision.synth_dice import KINDS, reader_options, scene_with_calibration_frame
-    model = DiceReader(None).face_model
+    shipped = DiceReader(None)
+    model = shipped.face_model
+    if model is None:  # the record would not be the reader's answers with the shipped model
+        raise SystemExit(f"vision_identity: {shipped.face_model_problem}")
     out: dict[str, Any] = {}
     for i in range(count):
         kind = KINDS[i % len(KINDS)]

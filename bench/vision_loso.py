@@ -81,7 +81,7 @@ def run_direction(photos: Path, train: str, test: str, detector: Path | None, fa
     if face is not None and reader.photo_face_note:
         raise SystemExit(f"vision_loso: {face}: {reader.photo_face_note}")
     score = Score()
-    bands = {f"{lo:.2f}-{min(hi, 1.0):.2f}": Counter() for lo, hi in BANDS}
+    bands: dict[str, Counter[str]] = {f"{lo:.2f}-{min(hi, 1.0):.2f}": Counter() for lo, hi in BANDS}
     reasons: Counter = Counter()
     wrong_ok: list[str] = []
     halves: dict[str, Score] = {"train": Score(), "test": Score()}

@@ -20,3 +20,5 @@ plain=$(ls controller/__init__.py controller/runtime/*.py controller/runtime/dev
            tools/import_graph.py tools/device_kinds.py tools/catalogue.py tools/perf_doc.py tools/device_docs.py \
            tools/terminal_screenshots.py tools/vision_model/*.py)
 $PY -m mypy --follow-imports=silent $plain
+# Plain, on their own: the benchmark scripts (bench/serial.py would stand for pyserial's "serial" beside the drivers).
+$PY -m mypy --follow-imports=silent bench/*.py
