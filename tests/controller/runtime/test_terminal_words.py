@@ -69,3 +69,20 @@ def test_paced_and_fast_show_the_same_words(tmp_path: Path) -> None:
     def shape(out: str) -> list[str]:
         return [re.sub(r"@\d+", "@", line.split("] ", 1)[0]) for line in out.splitlines() if line.startswith("  [")]
     assert shape(fast)[:3] == shape(paced)[:3]
+
+
+def test_a_round_opens_with_its_carried_stakes_and_the_burn_puck_told_apart() -> None:
+    """At Black Jack Burn the puck's box is carried into the next round beside any stakes: the line names the
+    puck as the puck, never as one more stake carried."""
+    from controller.runtime.journal import Record
+    from controller.runtime.outputs import Terminal
+
+    def opens(carried: list[dict[str, object]]) -> str:
+        return Terminal.line(Record(1, 0, 0, "round_open", 7, {"carried": carried}, "", ""))
+
+    puck = {"seat": 2, "spot": "puck"}
+    stake = {"seat": 3, "spot": "main", "amount": 1000}
+    assert opens([puck]) == "=== round 7 opens: place your bets (burn puck last at box 2)"
+    assert opens([stake, puck]) == "=== round 7 opens: place your bets (1 stake carried; burn puck last at box 2)"
+    assert opens([stake, dict(stake, seat=4)]) == "=== round 7 opens: place your bets (2 stakes carried)"
+    assert opens([]) == "=== round 7 opens: place your bets"
