@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Iterable, Mapping
 
-from controller.language import language
+from controller.language import ENGLISH, Language, language
 from controller.money import format_amount
 from controller.runtime.faults import tower_pattern
 from controller.runtime.table_words import outcome_short
@@ -63,7 +63,7 @@ class ResultsBoard:
         """After a restart the board shows the last results again: read from the journal's last outcomes."""
         self.add(spec, journal.recent_outcomes(BOARD_MARKS))
 
-    def pages(self, spec: Any, config: Any) -> list[tuple[str, list[tuple[str, str | None]]]]:
+    def pages(self, spec: Any, config: Any, lang: Language = ENGLISH) -> list[tuple[str, list[tuple[str, str | None]]]]:
         """The sign's pages of the game's last-results board (hot and cold, the coups' counts, ...)."""
         board = getattr(spec, "board", None)
         if board is None or not self.board:
@@ -71,7 +71,7 @@ class ResultsBoard:
         from controller.games.boards import build
         from controller.runtime.sign_board import sign_pages
 
-        return sign_pages(build(board, config, list(self.board)))
+        return sign_pages(build(board, config, list(self.board)), lang)
 
 
 def tower_lamps(pattern: str) -> dict[str, str]:
@@ -101,7 +101,7 @@ def sign_content(table: Any, board: ResultsBoard) -> Any:
                        results_label=lang.t("LAST") if board.marks else "", currency=config.currency,
                        minor_per_major=config.minor_unit, decimal=lang.money_format.decimal,
                        boards=tuple((label, tuple(ResultMark(t, c) for t, c in marks))
-                                    for label, marks in board.pages(config.spec, config.round_config)))
+                                    for label, marks in board.pages(config.spec, config.round_config, lang)))
 
 
 def sign_lines(table: Any) -> list[str]:

@@ -53,3 +53,24 @@ def test_punto_banco_and_sic_bo_boards_on_the_sign(tmp_path: Path) -> None:
     content = view.sign_content(table)
     assert [m.text for m in content.results] == ["2 5 6", "4 4 4", "6 6 5", "1 2 3"]
     assert content.boards == (("BIG 50% SMALL 25% TRIPLE 25%", ()),)
+
+
+def test_the_boards_words_are_the_tables_language(tmp_path: Path) -> None:
+    def swedish(tmp: Path, game: str, variant: str) -> Table:
+        data = table_config.simulated_defaults(game, variant, str(tmp / "journal.sqlite"))
+        data["table"]["language"] = "sv"
+        return Table.open(table_config.from_mapping(data, "test"))
+
+    table = swedish(tmp_path, "roulette", "european")
+    view = DeviceView(table)
+    for number in (17, 32, 17):
+        for event in (Bet(1, "red", 1000), CloseBets(), Wheel(number)):
+            assert table.submit("test", event) == "accepted"
+    content = view.sign_content(table)
+    assert content.results_label == "SENASTE" and [label for label, _ in content.boards] == ["HETA", "KALLA"]
+    table = swedish(tmp_path / "s", "sic-bo", "fi")
+    view = DeviceView(table)
+    for dice in ((1, 2, 3), (4, 4, 4)):
+        for event in (Bet(1, "big", 1000), CloseBets(), Dice(dice)):
+            assert table.submit("test", event) == "accepted"
+    assert view.sign_content(table).boards == (("BIG 0% SMALL 50% TRISS 50%", ()),)
