@@ -40,7 +40,7 @@ def _kernels() -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., An
         if exc.name != "numba":
             raise
         raise ValueError("the compiled hand ranking needs numba (pip install 'tablectl[math]')") from None
-    return kernels.rank7, kernels.all_seven, kernels.flush_value
+    return kernels.rank7, kernels.all_seven_keys, kernels.flush_value
 
 
 def rank7(cards: np.ndarray) -> np.ndarray:
@@ -59,17 +59,13 @@ def rank7(cards: np.ndarray) -> np.ndarray:
 
 def all_seven_key_counts(royal: int) -> np.ndarray:
     """As ``all_seven_counts``, with the hands of value ``royal`` (a royal flush) counted apart in place 9."""
-    from controller.hands import kernels
-
-    _kernels()  # numba present, or the error that says how to install it
-    walk: Callable[..., np.ndarray] = kernels.all_seven_keys
-    return walk(*_arrays(), royal)
+    counts: np.ndarray = _kernels()[1](*_arrays(), royal)
+    return counts
 
 
 def all_seven_counts() -> np.ndarray:
     """Hands per category (``values.CATEGORIES`` order) over all 133 784 560 seven-card hands."""
-    counts: np.ndarray = _kernels()[1](*_arrays())
-    return counts
+    return all_seven_key_counts(-1)  # no value is -1: the royal flushes stay with the straight flushes
 
 
 def tables() -> tuple[np.ndarray, ...]:
