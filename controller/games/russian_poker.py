@@ -24,7 +24,7 @@ from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
     ActionSpec, CardChoice, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
-    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed,
+    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
 )
 from controller.hands.high import HighHand, best_high
 from controller.hands.qualifiers import ace_king_or_better
@@ -476,10 +476,9 @@ class RussianRound(Round):
         self.phase = "done"
         self._outcome = {"void": event.reason}
         effects: list[Effect] = [Outcome(self._outcome)]
-        for bet in self.bets:
-            settlement = settle_fixed(bet, "push", note=f"round void: {event.reason}")
-            self._settlements.append(settlement)
-            effects.append(settlement)
+        settlements = settle_void(self.bets, event.reason)
+        self._settlements.extend(settlements)
+        effects.extend(settlements)
         return effects
 
     def _apply(self, event: Event) -> Iterable[Effect]:
