@@ -127,7 +127,8 @@ def play(spec: Any, config: Any, rng: random.Random) -> PlayedHand:
             act = rng.choice(acts + (["all_in"] if any(a in acts for a in ("bet", "raise")) else []))
             if act in ("bet", "raise", "complete"):
                 low, high = legal["min_to"], legal["max_to"]
-                chosen = Action(legal["box"], act, amount=high if rng.random() < 0.15 else rng.randint(low, min(high, 3 * low)))
+                amount = high if rng.random() < 0.15 else rng.randint(low, min(high, 3 * low))
+                chosen = Action(legal["box"], act, amount=amount)
             else:
                 chosen = Action(legal["box"], act)
             if round_.opened is False and config.get("openers") == "jacks" and \
