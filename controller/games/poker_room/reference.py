@@ -21,7 +21,8 @@ the button, every card, every action) and
   pot's players has a qualifying low; a tie shares its part, the odd chips
   to the first winner from the button's left, and of a high-low split the
   odd chip to the high half. Played low (``scale`` ``low``), each pot goes
-  to its best ace-to-five low, with no qualifier.
+  to its best ace-to-five low, with no qualifier (deuce-to-seven where the
+  ``lowball`` option says so); Sökö ranks with its own order.
 
 It returns the stacks after the hand; the cross-check compares them with the
 adapter's. Nothing here is used by a table.
@@ -35,7 +36,8 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import RoundConfig
 from controller.hands.high import best_high, best_omaha
-from controller.hands.low import best_ace_to_five, best_omaha_low, eight_or_better
+from controller.hands.low import best_ace_to_five, best_deuce_to_seven, best_omaha_low, eight_or_better
+from controller.hands.soko import best_soko
 
 CAP = 4  # a bet and three raises a round
 
@@ -170,7 +172,9 @@ def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: li
         high: dict[int, int] = {}
         low: dict[int, int] = {}
         for i in alive:
-            if low_only:
+            if low_only and config.get("lowball") == "deuce-to-seven":
+                high[i] = best_deuce_to_seven(holes[i] + board).value
+            elif low_only:
                 best_low = best_omaha_low(holes[i], board, None) if omaha else best_ace_to_five(holes[i] + board)
                 assert best_low is not None  # without a qualifier every hand has a low
                 high[i] = best_low.value
@@ -181,7 +185,7 @@ def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: li
                     if found is not None:
                         low[i] = found.value
             else:
-                high[i] = best_high(holes[i] + board).value
+                high[i] = (best_soko if config.game == "soko" else best_high)(holes[i] + board).value
                 if high_low:
                     cards = holes[i] + board
                     found_low: Any = eight_or_better(cards) if qualifier else best_ace_to_five(cards)
