@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from controller import cards  # noqa: E402
 from controller.events import Action, Bet, CloseBets, Dice, Wheel  # noqa: E402
 from drivers.events import SpinRead  # noqa: E402
-from tests.controller.runtime.web.conftest import ARGS, CHROMIUM  # noqa: E402
+from tests.chromium import ARGS, CHROMIUM  # noqa: E402
 from tests.controller.runtime.web.harness import PINS, LiveTable  # noqa: E402
 
 SIZES = ((800, 480), (1280, 800))

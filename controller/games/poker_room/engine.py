@@ -634,8 +634,12 @@ class PokerHand:
         return left if len(left) > 1 else []
 
     def final_hole(self, player: int) -> list[Card]:
-        """The player's cards at the end: every card dealt, less those thrown away."""
-        return [c for c in self.dealt[player] if c not in self.discards[player]]
+        """The player's cards at the end: every card dealt, less those thrown away, each throw taking one card
+        (a card thrown away and dealt to the same player again from the shuffled muck is held once more)."""
+        held = list(self.dealt[player])
+        for card in self.discards[player]:
+            held.remove(card)
+        return held
 
     def best_hand(self, player: int, board: int = 0, hand_type: int = 0) -> Any:
         """PokerKit's best hand of ``player`` on ``board`` for the hand type (None where it makes none)."""

@@ -20,7 +20,9 @@ the button, every card, every action) and
   and the low hand half, the whole pot to the high hand where none of that
   pot's players has a qualifying low; a tie shares its part, the odd chips
   to the first winner from the button's left, and of a high-low split the
-  odd chip to the high half.
+  odd chip to the high half. Played low (``scale`` ``low``), each pot goes
+  to its best ace-to-five low, with no qualifier (deuce-to-seven where the
+  ``lowball`` option says so); Sökö ranks with its own order.
 
 It returns the stacks after the hand; the cross-check compares them with the
 adapter's. Nothing here is used by a table.
@@ -34,7 +36,8 @@ from controller.cards import Card
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import RoundConfig
 from controller.hands.high import best_high, best_omaha
-from controller.hands.low import best_ace_to_five, best_omaha_low, eight_or_better
+from controller.hands.low import best_ace_to_five, best_deuce_to_seven, best_omaha_low, eight_or_better
+from controller.hands.soko import best_soko
 
 CAP = 4  # a bet and three raises a round
 
@@ -151,30 +154,38 @@ def limit_board_stacks(config: RoundConfig, events: list[Event], omaha: bool) ->
 
 
 def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: list[int], folded: list[bool],
-                holes: list[list[Card]], board: list[Card], omaha: bool) -> dict[int, int]:
+                holes: list[list[Card]], board: list[Card], omaha: bool, board_size: int = 5) -> dict[int, int]:
     """The stacks after the showdown, every pot split on its own (players in PokerKit's order, from the button's
-    left): what each put in, who folded, the hole cards and the board."""
+    left): what each put in, who folded, the hole cards and the board (``board_size`` 0: stud and draw games,
+    each player's own cards only)."""
     n = len(order)
     won = [0] * n
     alive = [i for i in range(n) if not folded[i]]
     if len(alive) == 1:
         won[alive[0]] = sum(put)
     else:
-        if len(board) != 5:
+        if len(board) != board_size:
             raise LimitRuleError(f"a showdown with {len(board)} board cards")
         high_low = config["scale"] == "high-low"
+        low_only = config["scale"] == "low"  # ace-to-five, no qualifier: the best low takes the whole pot
         qualifier = 8 if config.get("low_qualifier", "eight") == "eight" else None
         high: dict[int, int] = {}
         low: dict[int, int] = {}
         for i in alive:
-            if omaha:
+            if low_only and config.get("lowball") == "deuce-to-seven":
+                high[i] = best_deuce_to_seven(holes[i] + board).value
+            elif low_only:
+                best_low = best_omaha_low(holes[i], board, None) if omaha else best_ace_to_five(holes[i] + board)
+                assert best_low is not None  # without a qualifier every hand has a low
+                high[i] = best_low.value
+            elif omaha:
                 high[i] = best_omaha(holes[i], board).value
                 if high_low:
                     found = best_omaha_low(holes[i], board, qualifier)
                     if found is not None:
                         low[i] = found.value
             else:
-                high[i] = best_high(holes[i] + board).value
+                high[i] = (best_soko if config.game == "soko" else best_high)(holes[i] + board).value
                 if high_low:
                     cards = holes[i] + board
                     found_low: Any = eight_or_better(cards) if qualifier else best_ace_to_five(cards)

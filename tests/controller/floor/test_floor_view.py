@@ -7,7 +7,6 @@ second, and the linked meter moves when a table contributes.
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
 from pathlib import Path
 
@@ -15,19 +14,16 @@ import pytest
 
 from controller.events import Bet, CloseBets
 from controller.runtime.interfaces import Command
+from tests import chromium
 from tests.controller.floor.broker import Broker, free_port, nats_server_binary, tablectl, wait_port
 from tests.controller.floor.helpers import floor_toml
 from tests.controller.floor.test_link import BASE, LINK, METER, LinkedTable, until
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = [pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed"),
-              pytest.mark.skipif(not Path(CHROMIUM).exists() or False,
-                                 reason="no /usr/bin/chromium (test.sh installs it as root)")]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = [pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed")]
 
 
 def test_tiles_tower_and_linked_meter_live_in_the_browser(tmp_path: Path) -> None:
+    chromium.require()  # Debian's chromium, started as tests/chromium.py says
     from playwright.async_api import async_playwright
 
     hub = Broker(tmp_path).start()
@@ -40,11 +36,10 @@ def test_tiles_tower_and_linked_meter_live_in_the_browser(tmp_path: Path) -> Non
         wait_port(port, 20)
         a = LinkedTable(tmp_path, "cs-view-1", hub.url)
         b = LinkedTable(tmp_path, "cs-view-2", hub.url)
-        profile = tempfile.mkdtemp(dir=tmp_path)
         try:
             await until("linked", lambda: a.table.meters.link_up[METER] and b.table.meters.link_up[METER], 20)
             async with async_playwright() as p:
-                browser = await p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS)
+                browser = await chromium.launch_async(p, tmp_path)
                 page = browser.pages[0] if browser.pages else await browser.new_page()
                 await page.goto(f"http://127.0.0.1:{port}/")
                 await page.wait_for_selector('.tile[data-table="cs-view-1"]', timeout=10_000)

@@ -85,3 +85,28 @@ def test_sequential_shares_pay_each_share_of_the_jackpot_as_it_stood():
         got, value = apply_meter(value, MeterChange("bad_beat", "hit", seat=seat, share=share))
         paid.append(got)
     assert paid == [268_750, 268_750, 250_000, 37_500, 37_500, 37_500] and value == 100_000
+
+
+@pytest.mark.parametrize("qualifier, losing, hits", [
+    ("full-house", FULL_HOUSE, True),        # the table's qualifier lowered: a full house beaten hits
+    ("four-of-a-kind", FULL_HOUSE, False),   # the default: a full house beaten does not
+    ("straight-flush", QUADS, False),        # raised: four of a kind beaten no longer hits
+    ("four-of-a-kind", QUADS, True),
+])
+def test_the_qualifying_hand_is_the_tables_option(qualifier, losing, hits):
+    from controller import games
+
+    spec, config = games.configure("texas-holdem", "no-limit", {"bad_beat": True, "bad_beat_qualifier": qualifier})
+    rule = BadBeatRule(config["bad_beat_qualifier"], 6, 50, 25, 15)
+    shown = {3: (100, losing), 5: (300, STRAIGHT_FLUSH)}
+    hit = bad_beat(rule, [1, 2, 3, 4, 5, 6], shown, True)
+    assert (hit is not None) == hits
+    if hit is not None:
+        assert hit.losing == (3,) and hit.winning == (5,)
+
+
+def test_a_qualifier_the_table_does_not_know_is_refused():
+    from controller import games
+
+    with pytest.raises(ValueError):
+        games.configure("texas-holdem", "no-limit", {"bad_beat": True, "bad_beat_qualifier": "royal-straight"})

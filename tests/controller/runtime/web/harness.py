@@ -122,3 +122,14 @@ class LiveTable:
             return list(journal.records(kinds=kinds))
         finally:
             journal.close()
+
+
+def login(page: Any, url: str, name: str, view: str = "/") -> None:
+    """Log ``name`` in on the terminal's PIN pad (a Playwright page), then wait for the view."""
+    page.goto(url + view)
+    page.wait_for_selector("#pad")
+    page.fill("#name", name)
+    for digit in PINS[name][1]:
+        page.click(f"#pad button[data-key='{digit}']")
+    page.click("#pad button[data-key='Log in']")
+    page.wait_for_selector("#view[data-seq]")
