@@ -14,6 +14,15 @@ after each card): the disk alone, a 100-byte append and ``fsync`` to a file
 beside the journal, the floor under any commit. Prints JSON.
 
     python bench/daemon_latency.py --cards 10000 --journal /tmp/bench-journal.sqlite
+    python bench/daemon_latency.py --cards 2000 --turns 4 --base main
+
+With ``--turns``/``--base``/``--nice`` the figures are taken by fresh processes
+of this script in turns: each turn plays ``cards / turns`` cards at each nice
+value (default: the shipped unit's ``Nice=``, systemd/tablectl.service, then
+0) on this checkout's code and, with ``--base COMMIT``, on that commit's code
+(``git archive`` to a temporary folder, byte-compiled as this checkout is);
+the samples of all turns make each figure. ``--code DIR`` runs one process on
+the code in DIR.
 """
 
 from __future__ import annotations
@@ -28,7 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/: bench/serial.py would shadow pyserial
+ROOT = Path(__file__).resolve().parents[1]
+if "--code" in sys.argv:  # the code to time (another commit's, extracted by the parent run)
+    ROOT = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+sys.path[0] = str(ROOT)  # not bench/: bench/serial.py would shadow pyserial
 
 from controller import config as table_config  # noqa: E402
 from controller.events import Bet, CloseBets  # noqa: E402
@@ -42,7 +54,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main(cards: int, journal: Path) -> dict[str, object]:
+async def main(cards: int, journal: Path, raw: bool = False) -> dict[str, object]:
     from drivers.gpio.config import load_device_config
     from drivers.gpio.devices import simulated_displays
     from drivers.displays.sign import Sign
@@ -56,7 +68,7 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
     config = table_config.from_mapping(data, "bench")
     table = Table.open(config)
     view = DeviceView(table)
-    sign_dev, _ = simulated_displays(load_device_config(Path(__file__).resolve().parents[1] / "hw" / "dealer-panel.toml"))
+    sign_dev, _ = simulated_displays(load_device_config(ROOT / "hw" / "dealer-panel.toml"))
     sign = SignOutput(Sign(sign_dev), loop, ticked=True)
     emu = ShoeEmulator("shoe", retransmit_timeout=0.5)
     sent_ns: list[int] = []
@@ -142,7 +154,15 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
         table.journal.close()
     to_commit = [(commit_ns[i] - sent_ns[i]) / 1e6 for i in range(cards)]
     to_display = [(display_ns[i] - sent_ns[i]) / 1e6 for i in display_ns if i < cards]
-    return {"cards": cards, "journal": str(journal), "retransmits": link.counters().retransmits,
+    if raw:
+        return {"to_commit": to_commit, "to_display": to_display, "fsync": fsync_ms,
+                "retransmits": link.counters().retransmits}
+    return summary(cards, str(journal), link.counters().retransmits, to_commit, to_display, fsync_ms)
+
+
+def summary(cards: int, journal: str, retransmits: int, to_commit: list[float], to_display: list[float],
+            fsync_ms: list[float]) -> dict[str, object]:
+    return {"cards": cards, "journal": journal, "retransmits": retransmits,
             "card_to_commit_ms": {"median": round(statistics.median(to_commit), 3), "p99": round(pct(to_commit, 0.99), 3),
                                   "max": round(max(to_commit), 3)},
             "card_to_sign_ms": {"samples": len(to_display), "median": round(statistics.median(to_display), 3),
@@ -153,12 +173,79 @@ async def main(cards: int, journal: Path) -> dict[str, object]:
             "met": pct(to_commit, 0.99) < 5.0 and pct(to_display, 0.99) < 5.0}
 
 
+def shipped_nice() -> int:
+    import re
+
+    found = re.search(r"^Nice=(-?\d+)", (Path(__file__).resolve().parents[1] / "systemd" / "tablectl.service").read_text(),
+                      re.M)
+    return int(found.group(1)) if found else 0
+
+
+def in_turns(cards: int, turns: int, nices: list[int], base: str | None) -> dict[str, object]:
+    """Fresh processes of this script, in turns: (code, nice) after (code, nice), each ``cards // turns`` cards."""
+    import subprocess
+
+    here = Path(__file__).resolve()
+    report: dict[str, object] = {"cards_per_process": cards // turns, "turns": turns, "shipped_nice": shipped_nice()}
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+        trees = {"this": here.parents[1]}
+        if base:
+            tree = Path(tmp) / "base"
+            tree.mkdir()
+            archive = subprocess.run(["git", "-C", str(here.parents[1]), "archive", base, "controller", "drivers", "hw"],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+            trees["base"] = tree
+            report["base_commit"] = base
+        for tree in trees.values():  # as pip install leaves the code on the Pi (this machine writes no bytecode)
+            subprocess.run([sys.executable, "-m", "compileall", "-q", "controller", "drivers"], cwd=tree, check=True,
+                           stdout=subprocess.DEVNULL)
+        samples: dict[tuple[str, int], dict[str, list[float]]] = {}
+        retransmits: dict[tuple[str, int], int] = {}
+        for turn in range(turns):
+            for nice in nices:
+                if nice < os.getpriority(os.PRIO_PROCESS, 0) and os.geteuid() != 0:
+                    report[f"nice {nice}"] = "skipped: a nice value below this process's needs root (CAP_SYS_NICE)"
+                    continue
+                for side, tree in trees.items():
+                    journal = Path(tmp) / f"{side}-{nice}-{turn}" / "journal.sqlite"
+                    journal.parent.mkdir()
+                    done = subprocess.run([sys.executable, str(here), "--code", str(tree), "--cards", str(cards // turns),
+                                           "--journal", str(journal), "--nice", str(nice), "--raw"],
+                                          capture_output=True, text=True, check=True)
+                    got = json.loads(done.stdout)
+                    into = samples.setdefault((side, nice), {"to_commit": [], "to_display": [], "fsync": []})
+                    for key in into:
+                        into[key] += got[key]
+                    retransmits[(side, nice)] = retransmits.get((side, nice), 0) + got["retransmits"]
+        for (side, nice), got in samples.items():
+            report.setdefault(side, {})[f"nice {nice}"] = summary(  # type: ignore[index]
+                len(got["to_commit"]), "(a temporary file)", retransmits[(side, nice)], got["to_commit"],
+                got["to_display"], got["fsync"])
+    return report
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=10000)
     parser.add_argument("--journal", type=Path, default=None)
+    parser.add_argument("--code", type=Path, help="time the code in this folder (a commit extracted by --base)")
+    parser.add_argument("--nice", type=int, action="append", help="nice value (repeatable; with --turns or --base: "
+                        "default the shipped unit's, then 0)")
+    parser.add_argument("--turns", type=int, help="fresh processes in turns, the cards split between them")
+    parser.add_argument("--base", help="git commit whose code is timed too, in the same turns")
+    parser.add_argument("--raw", action="store_true", help="print the samples (for the run in turns)")
     args = parser.parse_args()
+    if args.turns or args.base:
+        nices = args.nice or sorted({shipped_nice(), 0})
+        load = [round(x, 2) for x in os.getloadavg()]
+        out = in_turns(args.cards, args.turns or 1, nices, args.base)
+        print(json.dumps({"load_average_before": load, **out,
+                          "load_average_after": [round(x, 2) for x in os.getloadavg()]}, indent=2))
+        sys.exit(0)
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice[0])
     journal = args.journal or Path(tempfile.mkdtemp(prefix="tablectl-bench-")) / "journal.sqlite"
     if journal.exists():
         sys.exit(f"{journal} exists; give a new path")
-    print(json.dumps(asyncio.run(main(args.cards, journal)), indent=2))
+    print(json.dumps(asyncio.run(main(args.cards, journal, args.raw)), indent=None if args.raw else 2))

@@ -82,6 +82,8 @@ def _unquote(text: str, place: str) -> str:
     if not (len(text) >= 2 and text[0] == '"' and text[-1] == '"'):
         raise CatalogueError(f"{place}: expected a quoted string")
     body, out, i = text[1:-1], [], 0
+    if "\\" not in body:  # most strings: nothing to unescape
+        return body
     escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
     while i < len(body):
         ch = body[i]
@@ -341,10 +343,12 @@ def catalogue_language(code: str, track: bool = True) -> Language:
 
 
 def check(code: str) -> str | None:
-    """None when ``code`` is a language of the catalogue, else the problem in words."""
-    known = languages()
-    if code in known:
+    """None when ``code`` is a language of the catalogue, else the problem in words (a table's start reads
+    only its own language's file: the others are read only to name them in the problem)."""
+    if code == SOURCE or (code and "/" not in code and not code.startswith(".")
+                          and (LOCALE_DIR / f"{code}.po").is_file()):
         return None
+    known = languages()
     return f"a language code of the catalogue: {', '.join(known)} (docs/languages.md says how to add one)"
 
 

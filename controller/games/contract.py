@@ -451,6 +451,16 @@ def check_limits_option(name: str, value: Any) -> Mapping[str, tuple[int, int | 
     return MappingProxyType(out)
 
 
+def chip_unit(round_: "Round", default: int) -> int:
+    """The smallest stake step: the table's chip unit, its smallest chip, or ``default`` (the simulated players'
+    and the dealer terminal's one rule)."""
+    unit = round_.config.get("chip_unit")
+    if unit:
+        return int(unit)
+    chips = round_.config.get("chip_values") or ()
+    return int(min(chips)) if chips else default
+
+
 def check_stake(spot: str, amount: int | None, minimum: int, maximum: int | None, unit: int = 1) -> None:
     """Refuse a stake outside ``[minimum, maximum]`` or not a whole number of ``unit``."""
     if amount is None:

@@ -26,7 +26,6 @@ from controller import __version__
 from controller.cards import Card
 from controller.runtime.audit import verify
 from controller.runtime.auth import ConsoleUser, Lockout
-from controller.runtime.console_selftest import SelftestDialog
 from controller.runtime.console_server import ConsoleHost, SerialConsole, serve_unix
 from controller.runtime.interfaces import Command
 from controller.runtime.journal import Record
@@ -39,6 +38,7 @@ from controller.runtime.table_words import event_text, game_text, money, outcome
 from controller.runtime.watchdog import Notifier, Watchdog
 
 if TYPE_CHECKING:
+    from controller.runtime.console_selftest import SelftestDialog
     from controller.runtime.interfaces import TableHandle
     from controller.runtime.table import Table
 
@@ -286,6 +286,8 @@ class DaemonControl:
                 raise ValueError("a round is open: run the self-test between rounds")
             if any(f.kind == "maintenance" for f in self.table.faults.values()):
                 raise ValueError("a self-test is already running (or was cut off: 'faults clear maintenance')")
+            from controller.runtime.console_selftest import SelftestDialog  # the walk's drivers: only when asked
+
             return SelftestDialog(self.daemon, panel, who, walk=self.daemon.walk)
         health = self.daemon.health()
         t = self.lang.t

@@ -75,7 +75,7 @@ from controller.cards import Card
 from controller.events import Action, Bet, CloseBets, Event, Puck
 from controller.games.banked_poker import BOARD, BankedPokerRound
 from controller.games.blackjack.round import BlackjackRound
-from controller.games.contract import GameSpec, Prompt, Round
+from controller.games.contract import GameSpec, Prompt, Round, chip_unit
 from controller.games.holdem_streets import StreetsRound
 from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
@@ -94,15 +94,6 @@ COLOURS = ("red", "green", "blue", "yellow", "white", "pink", "orange", "purple"
 def stake_range(round_: Round, spot: str) -> tuple[int, int | None]:
     """The [minimum, maximum] of one stake on ``spot``, as the round itself reads its limits."""
     return round_.stake_limits(spot)
-
-
-def chip_unit(round_: Round, default: int) -> int:
-    """The smallest stake step: the table's chip unit, its smallest chip, or one major unit."""
-    unit = round_.config.get("chip_unit")
-    if unit:
-        return int(unit)
-    chips = round_.config.get("chip_values") or ()
-    return int(min(chips)) if chips else default
 
 
 class Players:

@@ -350,3 +350,14 @@ def test_the_amounts_in_a_games_words_are_in_the_tables_money_format() -> None:
     assert game_text("spread 4, pays 4 to 1. Raises, then the third card", language("en"), 100, "SEK") == \
         "spread 4, pays 4 to 1. Raises, then the third card"
     assert game_text("a text no game writes, 100", language("en"), 100, "SEK") == "a text no game writes, 100"
+
+
+def test_the_language_check_takes_exactly_the_catalogues_languages() -> None:
+    """A start checks its code by the one file it needs; the answer is the catalogue's list either way."""
+    from controller.language import check
+
+    for code in languages():
+        assert check(code) is None
+    for code in ("", "klingon", "../sv", "sv.po", "tablectl", "games", ".", "/sv"):
+        problem = check(code)
+        assert problem is not None and "en, da, de, fi, sv" in problem, code

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from controller.events import Bet, CardOut, Event, event_from_json
 from controller.games import boards
+from controller.games.contract import chip_unit
 from controller.games.decisions import Legal, legal, players_at, seats_with_bets
 from controller.language import language
 from controller.money import format_amount
 from controller.runtime.decision_keys import keypad
 from controller.runtime.faults import role_to_clear
 from controller.runtime.journal import Record
-from controller.runtime.players import chip_unit
 from controller.runtime.web.words import layout_in, shown
 
 if TYPE_CHECKING:
