@@ -33,7 +33,9 @@ DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at 
 # face seen from up to 35 degrees off overhead is at most 1.22 long, a side face seen from 35 degrees at least
 # 1.74) or its centre lies nearer the die's centre than SIDE_NEAR of the die box's short side (two touching top
 # faces are at least 0.71 of it apart, turned 45 degrees; a side face's centre overlapping its top face nearer).
-# Set from that geometry before any figure of a left-out source was seen for them.
+# Set from that geometry before any figure of a left-out source was seen for them.  Candidate L1 had it on;
+# L1 was not adopted (docs/devices/vision.md, the look of 06:04-06:07 on 2026-12-02), so DiceReader.side_faces
+# is off unless set.
 SIDE_ASPECT = 1.5
 SIDE_NEAR = 0.6
 
@@ -89,6 +91,7 @@ class DetectorJoin:
         _last_background: np.ndarray | _Enlarged | None
         _scale: int
         split_merged: bool
+        side_faces: bool
 
     def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
         """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
@@ -129,7 +132,8 @@ class DetectorJoin:
             over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
             if any(dice[i].value is not None for i in over):
                 continue
-            beside = next((d for d in dice if d.value is not None and side_face_of(det.box, d.box)), None)
+            beside = next((d for d in dice if d.value is not None and side_face_of(det.box, d.box)), None) \
+                if self.side_faces else None
             if not over and beside is not None:
                 # Not a die of its own: the side face of the die beside it, seen obliquely (SIDE_ASPECT).
                 problems.append(f"the detector's die at {list(det.box)} may be a side face of the die at "
@@ -160,7 +164,7 @@ class DetectorJoin:
             own = [t for t in inside if not any(overlap(t.box, o.box) > 0.3 for j, o in enumerate(dice) if j != k)]
             kept: list[Detection] = []
             for t in sorted(own, key=lambda t: -t.score):  # a side face beside a surer top face is not a die
-                if not any(side_face_of(t.box, o.box) for o in kept):
+                if not self.side_faces or not any(side_face_of(t.box, o.box) for o in kept):
                     kept.append(t)
             own = [t for t in own if t in kept]
             if len(own) < 2:

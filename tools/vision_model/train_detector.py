@@ -139,7 +139,9 @@ def camera_faults(crop: np.ndarray, rng: np.random.Generator, aug: Augment) -> n
         crop = cv2.filter2D(crop, -1, kernel / kernel.sum())
     if aug.jpeg and rng.random() < aug.jpeg:
         ok, enc = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])
-        crop = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        if decoded is not None:
+            crop = decoded
     return crop
 
 

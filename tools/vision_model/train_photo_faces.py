@@ -117,8 +117,10 @@ def strong(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE)
         f += rng.normal(0.0, rng.uniform(0.0, 8.0), f.shape)
         q = np.clip(f, 0, 255).astype(np.uint8)
         if rng.random() < 0.3:
-            q = cv2.imdecode(cv2.imencode(".jpg", q, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])[1],
-                             cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(cv2.imencode(".jpg", q, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])[1],
+                                   cv2.IMREAD_COLOR)
+            if decoded is not None:
+                q = decoded
         out[i] = q
     return out
 
