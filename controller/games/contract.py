@@ -348,8 +348,9 @@ class GameSpec:
     What the runtime looks up is declared here too: ``reader`` (what reads the result), ``result_mark`` (the
     outcome on a results board), ``progressive_spots`` (the spots a progressive slot bets on), the button
     actions it takes by default (``takes_button_action``) and ``strategy`` (the simulated table's virtual
-    players, by family name: controller/runtime/players.py). ``docs_page`` is the game's page under docs/games/
-    (``<id>.md`` unless a family of games shares one page).
+    players, by family name: controller/runtime/players.py) and ``meters`` (the jackpot meters a table feeds,
+    which its configuration must set up). ``docs_page`` is the game's page under docs/games/ (``<id>.md`` unless
+    a family of games shares one page).
     """
 
     id: str
@@ -372,6 +373,8 @@ class GameSpec:
     progressive_spots: tuple[str, ...] = ()
     strategy: str | None = None
     docs_page: str | None = None
+    meters: Callable[[RoundConfig], Mapping[str, str]] | None = None  # the meters a table set up so feeds, by
+    # the option that names each (``{"meter": "oasis-progressive"}``); config check wants a [jackpot.NAME] for each
 
     @property
     def page(self) -> str:
@@ -383,6 +386,10 @@ class GameSpec:
         if self.decisions is not None:
             return self.decisions(config)
         return tuple(a.name for a in self.actions if a.who == "player")
+
+    def fed_meters(self, config: RoundConfig) -> Mapping[str, str]:
+        """The jackpot meters a table set up as ``config`` feeds or pays from, by the option naming each."""
+        return self.meters(config) if self.meters is not None else {}
 
     def takes_button_action(self, action: str) -> bool:
         """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own

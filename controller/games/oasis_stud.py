@@ -542,4 +542,5 @@ SPEC = GameSpec(
     new_round=lambda config, carried: OasisRound(config, carried),
     paytable_file="oasis-stud.toml",
     validate=validate,
+    meters=lambda config: {"meter": config["meter"]} if config["progressive"] else {},
 )

@@ -242,3 +242,44 @@ path = "{tmp_path / 'journal.sqlite'}"
         assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
         assert lines[0].startswith(f"tablectl: {path}: devices.camera.calibration: {tmp_path / name}: ") and \
             words in lines[0], lines[0]
+
+
+OASIS = ROOT / "hw" / "tables" / "oasis-stud-fi-progressive.toml"
+
+
+def _oasis(tmp_path: Path, old: str, new: str) -> Path:
+    """The Oasis Stud progressive example table with ``old`` replaced by ``new`` (its pin map found from here)."""
+    text = OASIS.read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new).replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"')
+    path = tmp_path / "oasis.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('meter = "oasis-progressive"', 'meter = "oasis-prog"',
+     "options.meter = 'oasis-prog': the meter oasis-stud feeds needs a [jackpot.oasis-prog] section (base, "
+     "contribution) in this file (meters here: oasis-progressive)"),
+    ("[jackpot.oasis-progressive]", "[jackpot.other]", "needs a [jackpot.oasis-progressive] section"),
+    ('meter = "oasis-progressive"', "", "options.meter = 'oasis-stud': the meter oasis-stud feeds needs a "
+                                        "[jackpot.oasis-stud] section"),  # the option's default names no meter here
+], ids=["misspelt", "meter-renamed", "default-meter"])
+def test_a_progressive_whose_meter_the_table_does_not_set_up_is_one_line_and_exit_2(tmp_path: Path, old: str,
+                                                                                      new: str, words: str) -> None:
+    """Else every round with a progressive chip would be refused when the bets close ("no jackpot meter")."""
+    path = _oasis(tmp_path, old, new)
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"tablectl: {path}: options.meter = ") and words in lines[0], lines[0]
+
+
+def test_a_table_without_the_progressive_needs_no_meter(tmp_path: Path) -> None:
+    path = _oasis(tmp_path, "progressive = true", "progressive = false")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("[jackpot.oasis-progressive]")] + text[text.index("[journal]"):], encoding="utf-8")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "meters none" in done.stdout
