@@ -85,8 +85,10 @@ def values_of(front: Sequence[Card], back: Sequence[Card]) -> tuple[int, int] | 
 
 def house_way_of(config: RoundConfig, check: bool = False) -> HouseWay:
     """The table's house way: the ``house_way`` option (a casino's own), else the seed's from the paytable;
-    ``check`` also sets the fixed sample hands by it (the configuration check does)."""
-    return parse_house_way(config.get("house_way") or config.paytable["house_way"], check=check)
+    ``check`` also sets the fixed sample hands by it (the configuration check does). A casino's house way that
+    is empty is refused, not taken for the seed's."""
+    own = config.get("house_way")
+    return parse_house_way(own if own is not None else config.paytable["house_way"], check=check)
 
 
 # --------------------------------------------------------------------------- the round
