@@ -283,3 +283,26 @@ def test_a_table_without_the_progressive_needs_no_meter(tmp_path: Path) -> None:
     done = run_tablectl("config", "check", str(path))
     assert done.returncode == 0, done.stderr
     assert "meters none" in done.stdout
+
+
+def test_config_check_warns_but_passes_a_progressive_that_gives_the_players_the_edge(tmp_path: Path) -> None:
+    """Above the break-even contribution the table may play (the casino's choice), and config check says so in one
+    line with the long-run figures of the game's math; the example's 15 cents of a 1-euro chip has no warning."""
+    from controller.house_edge.oasis_stud import long_run
+
+    done = run_tablectl("config", "check", str(_oasis(tmp_path, "progressive_contribution = 15 ",
+                                                      "progressive_contribution = 15 ")))
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    path = _oasis(tmp_path, "progressive_contribution = 15 ", "progressive_contribution = 25 ")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr
+    lines = done.stderr.strip().splitlines()
+    config = table_config.load(path)
+    figures = long_run(config.round_config, 500_000)
+    assert figures["return_percent"] > 100 and 23 < figures["break_even_contribution"] < 25
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: warning: {path}: options.progressive_contribution = "
+                                                   f"25: the players have the edge in the long run"), lines
+    assert f"returns {figures['return_percent']:.2f} %" in lines[0]
+    assert f"below {figures['break_even_contribution']:.2f}" in lines[0]
+    done = run_tablectl("config", "check", "--json", str(path))
+    assert done.returncode == 0 and '"warnings"' in done.stdout and "the players have the edge" in done.stdout
