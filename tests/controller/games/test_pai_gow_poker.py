@@ -39,7 +39,20 @@ def test_every_rule_of_the_settlement():
         "1 bet win 95", "1 bet push 0", "1 bet lose -100", "1 bet push 0", "1 bet push 0", "1 bet lose -100",
         "1 bet lose -100", "1 bet win 28", "1 bet win 95", "1 bet push 0", "1 bet win 95",
         "2 bet win 95; 5 bet lose -200", "1 bet win 95", "1 bet push 0",
-    ], rejected=[[]] * 12 + [[1, 2, 3, 5, 13, 14, 22, 23, 24, 26], []])
+        # A-2-3-4-5 above the queen-high straight, below the ace-high one, above the king-high straight flush;
+        # the joker completing a flush, then a straight, each beating what it would not beat as an ace
+        "1 bet win 95", "1 bet push 0", "1 bet win 95", "1 bet win 95", "1 bet win 95",
+    ], rejected=[[]] * 12 + [[1, 2, 3, 5, 13, 14, 22, 23, 24, 26], []] + [[]] * 5)
+
+
+def test_the_wheel_and_the_joker_in_the_rules_scenario():
+    rounds = _settled("rules")["rounds"][14:]
+    assert [r["outcome"]["boxes"][0]["back_hand"] for r in rounds] == [
+        "Straight, five high", "Straight, five high", "Straight flush, five high", "Flush, ace high",
+        "Straight, king high"]
+    assert [r["outcome"]["dealer"]["back_hand"] for r in rounds] == [
+        "Straight, queen high", "Straight, ace high", "Straight flush, king high", "Straight, ten high",
+        "Three of a kind, sevens"]
 
 
 def test_player_banking():
