@@ -15,7 +15,7 @@ import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence, TypeVar, Union
 
 from controller.events import Bet, Event
 from controller.money import Odds, win_amount
@@ -570,3 +570,41 @@ class Round(ABC):
         game has no cards in boxes (the dealer terminal then shows the bets and the cards in shoe order).
         Only what the croupier may see: a game with dark cards gives no totals."""
         return None
+
+
+_Handler = TypeVar("_Handler", bound=Callable[..., Iterable[Effect]])
+
+
+def handles(*kinds: type) -> Callable[[_Handler], _Handler]:
+    """Register a method of a ``DispatchedRound`` as the one that takes the events of the classes ``kinds``."""
+
+    def mark(method: _Handler) -> _Handler:
+        setattr(method, "_handles", kinds)
+        return method
+
+    return mark
+
+
+class DispatchedRound(Round):
+    """A round whose ``_apply`` is one table, event class -> the method registered for it with ``@handles``
+    (the house games: Oasis Stud, Russian Poker, Pai Gow Poker, Baccara, Red Dog and Bulldog). A subclass inherits
+    its parent's table and may register more; an overriding method keeps its parent's registration. An event of a
+    class no method takes is refused, naming ``game_name``."""
+
+    game_name: str = "this game"
+    _handlers: ClassVar[Mapping[type, str]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = dict(cls._handlers)
+        for name, member in vars(cls).items():
+            for kind in getattr(member, "_handles", ()):
+                table[kind] = name
+        cls._handlers = MappingProxyType(table)
+
+    def _apply(self, event: Event) -> Iterable[Effect]:
+        name = next((self._handlers[k] for k in type(event).__mro__ if k in self._handlers), None)
+        if name is None:
+            raise Reject(f"a {type(event).__name__.lower()} event has no place in {self.game_name}")
+        handler: Callable[[Event], Iterable[Effect]] = getattr(self, name)
+        return handler(event)
