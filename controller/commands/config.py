@@ -48,10 +48,14 @@ def _warnings(config: table_config.TableConfig) -> list[str]:
     (``progressive_warnings`` in the game's house-edge module, asked only where the game feeds a meter)."""
     if not config.spec.fed_meters(config.round_config):
         return []
+    name = "controller.house_edge." + config.spec.id.replace("-", "_")
     try:
-        module = importlib.import_module("controller.house_edge." + config.spec.id.replace("-", "_"))
-    except ModuleNotFoundError:
-        return []
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return []
+        return [f"{config.source}: {config.spec.id}: the progressive's long-run check needs {exc.name!r} "
+                f"(pip install 'tablectl[math]'); not checked"]
     check = getattr(module, "progressive_warnings", None)
     if check is None:
         return []

@@ -306,3 +306,17 @@ def test_config_check_warns_but_passes_a_progressive_that_gives_the_players_the_
     assert f"below {figures['break_even_contribution']:.2f}" in lines[0]
     done = run_tablectl("config", "check", "--json", str(path))
     assert done.returncode == 0 and '"warnings"' in done.stdout and "the players have the edge" in done.stdout
+
+
+def test_without_the_math_extra_the_long_run_check_says_it_was_not_made(tmp_path: Path, monkeypatch) -> None:
+    """A table computer without numpy (the math extra) still checks the file; the warning says what was not done."""
+    import sys
+
+    from controller.commands.config import _warnings
+
+    config = table_config.load(_oasis(tmp_path, "progressive_contribution = 15 ", "progressive_contribution = 25 "))
+    monkeypatch.delitem(sys.modules, "controller.house_edge.oasis_stud", raising=False)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    (line,) = _warnings(config)
+    assert line.endswith("oasis-stud: the progressive's long-run check needs 'numpy' (pip install 'tablectl[math]'); "
+                         "not checked"), line
