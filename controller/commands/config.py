@@ -44,21 +44,17 @@ def _digest_problems(config: table_config.TableConfig) -> list[str]:
 
 
 def _warnings(config: table_config.TableConfig) -> list[str]:
-    """What the table may play but a casino should know, from the game's own math: a progressive table's long run
-    (``progressive_warnings`` in the game's house-edge module, asked only where the game feeds a meter)."""
-    if not config.spec.fed_meters(config.round_config):
+    """What the table may play but a casino should know, from the game's own math (``GameSpec.table_warnings``: an
+    Oasis Stud progressive's long run)."""
+    if config.spec.table_warnings is None:
         return []
-    name = "controller.house_edge." + config.spec.id.replace("-", "_")
+    name, function = config.spec.table_warnings.split(":")
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return []
-        return [f"{config.source}: {config.spec.id}: the progressive's long-run check needs {exc.name!r} "
+        return [f"{config.source}: {config.spec.id}: the long-run check of its math needs {exc.name!r} "
                 f"(pip install 'tablectl[math]'); not checked"]
-    check = getattr(module, "progressive_warnings", None)
-    if check is None:
-        return []
+    check = getattr(module, function)
     return [f"{config.source}: {line}" for line in check(config.round_config, {j.name: j for j in config.jackpots})]
 
 

@@ -375,6 +375,8 @@ class GameSpec:
     docs_page: str | None = None
     meters: Callable[[RoundConfig], Mapping[str, str]] | None = None  # the meters a table set up so feeds, by
     # the option that names each (``{"meter": "oasis-progressive"}``); config check wants a [jackpot.NAME] for each
+    table_warnings: str | None = None  # "module:function" of the game's math that config check asks for warnings
+    # (function(round_config, jackpots by name) -> lines); imported only then, so the game stays free of numpy
 
     @property
     def page(self) -> str:

@@ -543,4 +543,5 @@ SPEC = GameSpec(
     paytable_file="oasis-stud.toml",
     validate=validate,
     meters=lambda config: {"meter": config["meter"]} if config["progressive"] else {},
+    table_warnings="controller.house_edge.oasis_stud:progressive_warnings",
 )

@@ -318,5 +318,20 @@ def test_without_the_math_extra_the_long_run_check_says_it_was_not_made(tmp_path
     monkeypatch.delitem(sys.modules, "controller.house_edge.oasis_stud", raising=False)
     monkeypatch.setitem(sys.modules, "numpy", None)
     (line,) = _warnings(config)
-    assert line.endswith("oasis-stud: the progressive's long-run check needs 'numpy' (pip install 'tablectl[math]'); "
+    assert line.endswith("oasis-stud: the long-run check of its math needs 'numpy' (pip install 'tablectl[math]'); "
                          "not checked"), line
+
+
+@pytest.mark.parametrize("example, meter", [("ultimate-texas-holdem-i.toml", "uth-progressive"),
+                                            ("texas-holdem-bonus-a.toml", "thb-progressive")])
+def test_the_holdem_progressives_need_their_meter_too(tmp_path: Path, example: str, meter: str) -> None:
+    text = (ROOT / "hw" / "tables" / example).read_text(encoding="utf-8")
+    text = text.replace(f'meter = "{meter}"', 'meter = "no-such-meter"')
+    text = text.replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"')
+    path = tmp_path / example
+    path.write_text(text, encoding="utf-8")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: options.meter = 'no-such-meter': ") and \
+        f"(meters here: {meter})" in lines[0], lines
