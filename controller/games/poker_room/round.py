@@ -320,7 +320,7 @@ class PokerRoomRound(Round):
         # before anybody has opened nothing is bet: a bet, a raise or a completion named so, or every chip, opens
         opening = self._openers() and not self.opened and name in ("bet", "raise", "complete", "all_in")
         if opening and self._cannot_open(player):
-            raise Reject(f"box {seat} cannot open: it takes a pair of jacks or better to open; check or fold")
+            raise Reject(f"box {seat} cannot open: it takes a pair of jacks or better to open; check")
         hand.act(name, action.amount)
         if opening:
             self.opened = True
