@@ -3,7 +3,7 @@
     python tools/perf_doc.py record NAME -- python bench/gpio_tick.py     # run it, keep docs/perf/NAME.json
     python tools/perf_doc.py                                             # rewrite every figures block
     python tools/perf_doc.py --check                                     # exit 1 if a block is out of date
-    python tools/perf_doc.py keep NAME --output OUT.json --time TIME.txt --when "2026-12-02 05:17" -- COMMAND...
+    python tools/perf_doc.py keep --output OUT.json --time TIME.txt --when "2026-12-02 05:17" NAME -- COMMAND...
                                          # keep a long run made outside the tool (under /usr/bin/time -v)
 
 A record (docs/perf/NAME.json) holds the command as it was typed, when it ran
@@ -196,7 +196,7 @@ def main() -> int:
     if args.what == "keep":
         command = args.command[1:] if args.command[:1] == ["--"] else args.command
         if not command:
-            parser.error("keep NAME --output F --time F --when W -- COMMAND...")
+            parser.error("keep --output F --time F --when W NAME -- COMMAND...")
         print(keep(args.name, command, args.when, args.output, args.time).relative_to(ROOT))
     if args.what == "record":
         command = args.command[1:] if args.command[:1] == ["--"] else args.command
