@@ -39,6 +39,16 @@ from controller.hands import batch  # noqa: E402
 from controller.hands.fast import high_value, ready  # noqa: E402
 
 
+def _version(package: str) -> str:
+    """The installed distribution's version (eval7 has no ``__version__``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "?"
+
+
 def _best_of(rounds: int, run: Callable[[], object]) -> float:
     best = float("inf")
     for _ in range(rounds):
@@ -125,7 +135,7 @@ def against_eval7(n: int, seed: int, turns: int) -> dict[str, object]:
     return {
         "hands": n,
         "turns": turns,
-        "eval7_version": getattr(eval7, "__version__", "?"),
+        "eval7_version": _version("eval7"),
         "ours_calls_per_s_best": round(n / min(ours_s)),
         "eval7_calls_per_s_best": round(n / min(theirs_s)),
         "ratio_best_to_best": round(min(theirs_s) / min(ours_s), 2),

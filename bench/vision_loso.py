@@ -69,7 +69,7 @@ def judge(labels: list, dice: list) -> list[tuple[Any, Any]]:
 
 
 def run_direction(photos: Path, train: str, test: str, detector: Path | None, face: Path | None, out,
-                  limit: int | None) -> dict:
+                  limit: int | None, side_faces: bool = False) -> dict:
     import cv2
     import numpy as np
     from drivers.vision.dice import DiceReader
@@ -77,6 +77,7 @@ def run_direction(photos: Path, train: str, test: str, detector: Path | None, fa
     cv2.setNumThreads(1)
     reader = (DiceReader(face_model=False, detector_model=None, photo_face_model=False) if face is None
               else DiceReader(detector_model=detector, photo_face_model=face))
+    reader.side_faces = side_faces
     reader.read(np.zeros((480, 640, 3), np.uint8))  # the photo-mode models load here
     if face is not None and reader.photo_face_note:
         raise SystemExit(f"vision_loso: {face}: {reader.photo_face_note}")
@@ -143,6 +144,8 @@ def main() -> int:
     parser.add_argument("--classical", action="store_true",
                         help="the reader without any learned model (classical finder, pip counts only)")
     parser.add_argument("--train", choices=labels.SOURCES, help="only the direction trained on this source")
+    parser.add_argument("--side-faces", action="store_true",
+                        help="candidate L1's side-face rule on (DiceReader.side_faces; L1's look ran with it)")
     parser.add_argument("--limit", type=int, help="at most this many test photos a direction (a quick check)")
     parser.add_argument("--out", type=Path, help="one JSON line per photo")
     args = parser.parse_args()
@@ -176,7 +179,8 @@ def main() -> int:
                         print(f"vision_loso: {f}: fold model not found (tools/vision_model/README.md says how "
                               "to train the folds)", file=sys.stderr)
                         return 2
-            report["directions"].append(run_direction(args.photos, train, test, detector, face, out, args.limit))
+            report["directions"].append(run_direction(args.photos, train, test, detector, face, out, args.limit,
+                                                     args.side_faces))
     finally:
         if out is not None:
             out.close()

@@ -326,7 +326,10 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
 
     devices = _devices(c, c.table(data, "devices"), base_dir)
     pin_map = _pin_map(c, devices, base_dir, spec)
-    jackpots = _jackpots(c, c.table(data, "jackpot"))
+    jackpot_section = c.table(data, "jackpot")
+    jackpots = _jackpots(c, jackpot_section)
+    if spec is not None and round_config is not None:
+        _fed_meters(c, spec, round_config, jackpot_section)
 
     journal = c.table(data, "journal", required=True)
     c.keys("journal", journal, ("path",))
@@ -465,6 +468,8 @@ def _game_options(c: _Checker, spec: GameSpec, variant_id: str, options: dict[st
         except ValueError as exc:
             if name == "limits":
                 c.plain("limits", _after_option(str(exc)))
+            elif name in files:  # a rules file whose table is not one: the option and the file
+                c.plain(key, f"{files[name]}: {_after_option(str(exc))}")
             else:
                 c.bad(key, value, _after_option(str(exc)))
             bad = True
@@ -582,6 +587,17 @@ def _pin_map(c: _Checker, devices: Mapping[str, DeviceConfig], base_dir: Path | 
                 c.bad(f"devices.gpio.pin_map buttons.{button.name}.actions.{game}", action,
                       f"an action of {game} or of the table: {', '.join(sorted(known))}")
     return pin_map
+
+
+def _fed_meters(c: _Checker, spec: GameSpec, round_config: RoundConfig, section: Mapping[str, Any]) -> None:
+    """Each meter the game feeds (an option naming it, such as Oasis Stud's ``meter``) must be a [jackpot.NAME] of
+    the table: else every round with a progressive bet would be refused when the bets close. A meter whose own
+    section is malformed has its own line already."""
+    for option, meter in spec.fed_meters(round_config).items():
+        if meter not in section:
+            c.bad(f"options.{option}", meter, f"the meter {spec.id} feeds needs a [jackpot.{meter}] section "
+                                              f"(base, contribution) in this file (meters here: "
+                                              f"{', '.join(section) or 'none'})")
 
 
 def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from typing import Any
 
@@ -42,6 +43,21 @@ def _digest_problems(config: table_config.TableConfig) -> list[str]:
     return []
 
 
+def _warnings(config: table_config.TableConfig) -> list[str]:
+    """What the table may play but a casino should know, from the game's own math (``GameSpec.table_warnings``: an
+    Oasis Stud progressive's long run)."""
+    if config.spec.table_warnings is None:
+        return []
+    name, function = config.spec.table_warnings.split(":")
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        return [f"{config.source}: {config.spec.id}: the long-run check of its math needs {exc.name!r} "
+                f"(pip install 'tablectl[math]'); not checked"]
+    check = getattr(module, function)
+    return [f"{config.source}: {line}" for line in check(config.round_config, {j.name: j for j in config.jackpots})]
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = table_config.load(args.file)
@@ -73,9 +89,13 @@ def run(args: argparse.Namespace) -> int:
     summary: dict[str, Any] = {"ok": True, "table": config.table_id, "game": config.spec.id, "variant": config.round_config.variant,
                "devices": sorted(config.devices), "jackpots": [j.name for j in config.jackpots],
                "journal": str(config.journal_path)}
+    warnings = _warnings(config)
+    summary["warnings"] = warnings
     if args.json:
         print_json(summary)
     else:
+        for warning in warnings:  # a warning does not refuse the table: the casino decides (exit 0)
+            print(f"tablectl: warning: {warning}", file=sys.stderr)
         print(f"{args.file}: ok: table {config.table_id}, {config.spec.id} {config.round_config.variant}, "
               f"devices {', '.join(summary['devices']) or 'none'}, meters {', '.join(summary['jackpots']) or 'none'}, "
               f"language {config.language}, journal {config.journal_path}")

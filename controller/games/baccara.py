@@ -16,13 +16,13 @@ uses.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
+from controller.events import Action, Bet, CardOut, CloseBets, Void
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, ResultMark, Round, RoundConfig,
-    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, ResultMark,
+    RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.games.punto_banco import is_natural
 from controller.hands.baccarat import card_points, hand_points
@@ -90,7 +90,9 @@ def settle_sides(table: Mapping[str, Any], winner: str, bank: int, avec: int, ag
 # --------------------------------------------------------------------------- the round
 
 
-class BaccaraRound(Round):
+class BaccaraRound(DispatchedRound):
+    game_name = "Baccara"
+
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
         self.bank: Bet | None = None
@@ -137,6 +139,7 @@ class BaccaraRound(Round):
 
     # ------------------------------------------------------------------ bets
 
+    @handles(Bet)
     def _place(self, bet: Bet) -> list[Effect]:
         if self.phase != "bets":
             raise Reject("no more bets: the cards are being dealt")
@@ -242,6 +245,7 @@ class BaccaraRound(Round):
         third = card_points(self.punto[2]) if len(self.punto) == 3 else None
         return self._side_turn("banco", banco_must(hand_points(self.banco), third, self.solo))
 
+    @handles(Action)
     def _choose(self, action: Action) -> list[Effect]:
         if action.action not in ("draw", "stand"):
             raise Reject(f"'{action.action}' is not a choice at Baccara (draw or stand)")
@@ -300,6 +304,7 @@ class BaccaraRound(Round):
         result = "win" if net > 0 else "lose" if net < 0 else "push"
         return Settlement(bet.seat, bet.spot, result, stake=bet.amount, net=net, player=bet.player, note=note)
 
+    @handles(Void)
     def _void(self, event: Void) -> list[Effect]:
         self.phase = "done"
         self._outcome = {"void": event.reason}
@@ -309,20 +314,15 @@ class BaccaraRound(Round):
         effects.extend(settlements)
         return effects
 
-    def _apply(self, event: Event) -> Iterable[Effect]:
-        if isinstance(event, Bet):
-            return self._place(event)
-        if isinstance(event, CloseBets):
-            if self.phase != "bets":
-                raise Reject("the bets are already closed")
-            return self._close()
-        if isinstance(event, CardOut):
-            return self._card(event.card)
-        if isinstance(event, Action):
-            return self._choose(event)
-        if isinstance(event, Void):
-            return self._void(event)
-        raise Reject(f"a {type(event).__name__.lower()} event has no place in Baccara")
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

@@ -15,7 +15,7 @@ import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence, TypeVar, Union
 
 from controller.events import Bet, Event
 from controller.money import Odds, win_amount
@@ -348,8 +348,9 @@ class GameSpec:
     What the runtime looks up is declared here too: ``reader`` (what reads the result), ``result_mark`` (the
     outcome on a results board), ``progressive_spots`` (the spots a progressive slot bets on), the button
     actions it takes by default (``takes_button_action``) and ``strategy`` (the simulated table's virtual
-    players, by family name: controller/runtime/players.py). ``docs_page`` is the game's page under docs/games/
-    (``<id>.md`` unless a family of games shares one page).
+    players, by family name: controller/runtime/players.py) and ``meters`` (the jackpot meters a table feeds,
+    which its configuration must set up). ``docs_page`` is the game's page under docs/games/ (``<id>.md`` unless
+    a family of games shares one page).
     """
 
     id: str
@@ -372,6 +373,10 @@ class GameSpec:
     progressive_spots: tuple[str, ...] = ()
     strategy: str | None = None
     docs_page: str | None = None
+    meters: Callable[[RoundConfig], Mapping[str, str]] | None = None  # the meters a table set up so feeds, by
+    # the option that names each (``{"meter": "oasis-progressive"}``); config check wants a [jackpot.NAME] for each
+    table_warnings: str | None = None  # "module:function" of the game's math that config check asks for warnings
+    # (function(round_config, jackpots by name) -> lines); imported only then, so the game stays free of numpy
 
     @property
     def page(self) -> str:
@@ -383,6 +388,10 @@ class GameSpec:
         if self.decisions is not None:
             return self.decisions(config)
         return tuple(a.name for a in self.actions if a.who == "player")
+
+    def fed_meters(self, config: RoundConfig) -> Mapping[str, str]:
+        """The jackpot meters a table set up as ``config`` feeds or pays from, by the option naming each."""
+        return self.meters(config) if self.meters is not None else {}
 
     def takes_button_action(self, action: str) -> bool:
         """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own
@@ -573,3 +582,41 @@ class Round(ABC):
         game has no cards in boxes (the dealer terminal then shows the bets and the cards in shoe order).
         Only what the croupier may see: a game with dark cards gives no totals."""
         return None
+
+
+_Handler = TypeVar("_Handler", bound=Callable[..., Iterable[Effect]])
+
+
+def handles(*kinds: type) -> Callable[[_Handler], _Handler]:
+    """Register a method of a ``DispatchedRound`` as the one that takes the events of the classes ``kinds``."""
+
+    def mark(method: _Handler) -> _Handler:
+        setattr(method, "_handles", kinds)
+        return method
+
+    return mark
+
+
+class DispatchedRound(Round):
+    """A round whose ``_apply`` is one table, event class -> the method registered for it with ``@handles``
+    (the house games: Oasis Stud, Russian Poker, Pai Gow Poker, Baccara, Red Dog and Bulldog). A subclass inherits
+    its parent's table and may register more; an overriding method keeps its parent's registration. An event of a
+    class no method takes is refused, naming ``game_name``."""
+
+    game_name: str = "this game"
+    _handlers: ClassVar[Mapping[type, str]] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        table = dict(cls._handlers)
+        for name, member in vars(cls).items():
+            for kind in getattr(member, "_handles", ()):
+                table[kind] = name
+        cls._handlers = MappingProxyType(table)
+
+    def _apply(self, event: Event) -> Iterable[Effect]:
+        name = next((self._handlers[k] for k in type(event).__mro__ if k in self._handlers), None)
+        if name is None:
+            raise Reject(f"a {type(event).__name__.lower()} event has no place in {self.game_name}")
+        handler: Callable[[Event], Iterable[Effect]] = getattr(self, name)
+        return handler(event)

@@ -123,6 +123,11 @@ def progressive_cards(config: RoundConfig, hole: Sequence[Card], board: Sequence
     return tuple(hole) + tuple(board) if len(board) == 5 else None
 
 
+def progressive_meters(config: RoundConfig) -> dict[str, str]:
+    """The meter a hold'em table feeds (``GameSpec.meters``): the ``meter`` option's, with the progressive on."""
+    return {"meter": config["meter"]} if config["progressive"] else {}
+
+
 def progressive_options(meter: str) -> tuple[OptionSpec, ...]:
     """The options of a hold'em progressive (the game's paytable file holds its prize table)."""
     return (

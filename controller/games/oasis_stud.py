@@ -24,14 +24,14 @@ the house-edge tool settles through.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from controller.cards import Card, parse_card
-from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
+from controller.events import Action, Bet, CardOut, CloseBets, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
-    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, DispatchedRound, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject,
+    RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.hands.high import HighHand, best_high
 from controller.hands.joker import oasis_joker_high
@@ -115,7 +115,9 @@ def replaced(cards: Sequence[Card], count: int) -> list[int]:
 # --------------------------------------------------------------------------- the round
 
 
-class OasisRound(Round):
+class OasisRound(DispatchedRound):
+    game_name = "Oasis Stud Poker"
+
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
         self.bets: list[Bet] = list(carried)
@@ -155,6 +157,7 @@ class OasisRound(Round):
 
     # ------------------------------------------------------------------ bets and cards
 
+    @handles(Bet)
     def _place(self, bet: Bet) -> list[Effect]:
         if self.phase != "bets":
             raise Reject("no more bets: the cards are being dealt")
@@ -232,6 +235,7 @@ class OasisRound(Round):
 
     # ------------------------------------------------------------------ decisions
 
+    @handles(Action)
     def _act(self, action: Action) -> list[Effect]:
         if action.action == "buy_dealer":
             return self._buy(action)
@@ -382,6 +386,7 @@ class OasisRound(Round):
                               note=f"the bonus is capped at {cap} (the table's cap)")
         return settlement
 
+    @handles(Void)
     def _void(self, event: Void) -> list[Effect]:
         self.phase = "done"
         self._outcome = {"void": event.reason}
@@ -391,26 +396,21 @@ class OasisRound(Round):
         effects.extend(settlements)
         return effects
 
-    def _apply(self, event: Event) -> Iterable[Effect]:
-        if isinstance(event, Bet):
-            return self._place(event)
-        if isinstance(event, CloseBets):
-            if self.phase == "buy":
-                return self._end_buying()
-            if self.phase != "bets":
-                raise Reject("the bets are already closed")
-            return self._close()
-        if isinstance(event, CardOut):
-            if self.phase == "buy":
-                if not self.buyers:
-                    raise Reject("nobody bought the dealer a game: no more bets to settle")
-                self._end_buying()
-            return self._card(event.card)
-        if isinstance(event, Action):
-            return self._act(event)
-        if isinstance(event, Void):
-            return self._void(event)
-        raise Reject(f"a {type(event).__name__.lower()} event has no place in Oasis Stud Poker")
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase == "buy":
+            return self._end_buying()
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        if self.phase == "buy":
+            if not self.buyers:
+                raise Reject("nobody bought the dealer a game: no more bets to settle")
+            self._end_buying()
+        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 
@@ -542,4 +542,6 @@ SPEC = GameSpec(
     new_round=lambda config, carried: OasisRound(config, carried),
     paytable_file="oasis-stud.toml",
     validate=validate,
+    meters=lambda config: {"meter": config["meter"]} if config["progressive"] else {},
+    table_warnings="controller.house_edge.oasis_stud:progressive_warnings",
 )

@@ -19,13 +19,13 @@ through.
 from __future__ import annotations
 
 from math import gcd
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
+from controller.events import Action, Bet, CardOut, CloseBets, Void
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.games.pai_gow_house_way import (
     HouseWay, HouseWayError, back_value, front_value, legal, parse_house_way, set_hand,
@@ -85,14 +85,18 @@ def values_of(front: Sequence[Card], back: Sequence[Card]) -> tuple[int, int] | 
 
 def house_way_of(config: RoundConfig, check: bool = False) -> HouseWay:
     """The table's house way: the ``house_way`` option (a casino's own), else the seed's from the paytable;
-    ``check`` also sets the fixed sample hands by it (the configuration check does)."""
-    return parse_house_way(config.get("house_way") or config.paytable["house_way"], check=check)
+    ``check`` also sets the fixed sample hands by it (the configuration check does). A casino's house way that
+    is empty is refused, not taken for the seed's."""
+    own = config.get("house_way")
+    return parse_house_way(own if own is not None else config.paytable["house_way"], check=check)
 
 
 # --------------------------------------------------------------------------- the round
 
 
-class PaiGowRound(Round):
+class PaiGowRound(DispatchedRound):
+    game_name = "Pai Gow Poker"
+
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
         self.bets: list[Bet] = list(carried)
@@ -116,6 +120,7 @@ class PaiGowRound(Round):
 
     # ------------------------------------------------------------------ events
 
+    @handles(Bet)
     def _place(self, bet: Bet) -> list[Effect]:
         if self.phase != "bets":
             raise Reject("no more bets: the cards are being dealt")
@@ -193,6 +198,7 @@ class PaiGowRound(Round):
         return Prompt(f"Box {waiting[0]}: set the hands (the two front cards, or the house way)", seat=waiting[0],
                       expects=("action",))
 
+    @handles(Action)
     def _set(self, action: Action) -> list[Effect]:
         if action.action != "set":
             raise Reject(f"'{action.action}' is not a decision at Pai Gow Poker (set, with the two front cards)")
@@ -265,6 +271,7 @@ class PaiGowRound(Round):
                           rounded=gross > 0 and gross * int(self.table["banker_commission_percent"]) % 100 != 0,
                           note=note)
 
+    @handles(Void)
     def _void(self, event: Void) -> list[Effect]:
         self.phase = "done"
         self._outcome = {"void": event.reason}
@@ -274,20 +281,15 @@ class PaiGowRound(Round):
         effects.extend(settlements)
         return effects
 
-    def _apply(self, event: Event) -> Iterable[Effect]:
-        if isinstance(event, Bet):
-            return self._place(event)
-        if isinstance(event, CloseBets):
-            if self.phase != "bets":
-                raise Reject("the bets are already closed")
-            return self._close()
-        if isinstance(event, CardOut):
-            return self._card(event.card)
-        if isinstance(event, Action):
-            return self._set(event)
-        if isinstance(event, Void):
-            return self._void(event)
-        raise Reject(f"a {type(event).__name__.lower()} event has no place in Pai Gow Poker")
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

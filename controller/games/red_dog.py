@@ -13,14 +13,14 @@ game with a third card to every spot.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
+from controller.events import Action, Bet, CardOut, CloseBets, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig, Settlement,
-    SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.money import Odds
 
@@ -68,7 +68,7 @@ def odds_words(table: Mapping[str, Any], spread: int | None) -> str:
 # --------------------------------------------------------------------------- the round
 
 
-class RedDogRound(Round):
+class RedDogRound(DispatchedRound):
     """Bets, two cards, raises while a spread is open, the third card(s), settlement."""
 
     game_name = "Red Dog"
@@ -114,6 +114,7 @@ class RedDogRound(Round):
 
     # ------------------------------------------------------------------ events
 
+    @handles(Bet)
     def _place(self, bet: Bet) -> list[Effect]:
         if self.phase != "bets":
             raise Reject("no more bets: the cards are being dealt")
@@ -177,6 +178,7 @@ class RedDogRound(Round):
         target = targets[len(self.cards) - 2]
         return "Third card" if target == 0 else f"Third card to spot {target}"
 
+    @handles(Action)
     def _raise(self, action: Action) -> list[Effect]:
         if action.action != "raise":
             raise Reject(f"'{action.action}' is not a decision at {self.game_name} (raise, with an amount)")
@@ -234,6 +236,7 @@ class RedDogRound(Round):
             self.outcome_data["spots"] = spots
         return [Outcome(self.outcome_data)] + effects
 
+    @handles(Void)
     def _void(self, event: Void) -> list[Effect]:
         self.phase = "done"
         self.outcome_data = {"void": event.reason}
@@ -243,20 +246,15 @@ class RedDogRound(Round):
         effects.extend(settlements)
         return effects
 
-    def _apply(self, event: Event) -> Iterable[Effect]:
-        if isinstance(event, Bet):
-            return self._place(event)
-        if isinstance(event, CloseBets):
-            if self.phase != "bets":
-                raise Reject("the bets are already closed")
-            return self._close()
-        if isinstance(event, CardOut):
-            return self._card(event.card)
-        if isinstance(event, Action):
-            return self._raise(event)
-        if isinstance(event, Void):
-            return self._void(event)
-        raise Reject(f"a {type(event).__name__.lower()} event has no place in {self.game_name}")
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

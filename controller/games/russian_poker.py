@@ -17,14 +17,14 @@ neither paid nor charged beyond the fee. The rules of one box are the plain func
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from controller.cards import Card, parse_card
-from controller.events import Action, Bet, CardOut, CloseBets, Event, Void
+from controller.events import Action, Bet, CardOut, CloseBets, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, CardChoice, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, Round, RoundConfig,
-    Settlement, SpotSpec, VariantSpec, check_stake, settle_fixed, settle_void,
+    ActionSpec, CardChoice, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject,
+    RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.hands.high import HighHand, best_high
 from controller.hands.qualifiers import ace_king_or_better
@@ -173,7 +173,9 @@ def insures(hand: HighHand) -> bool:
 # --------------------------------------------------------------------------- the round
 
 
-class RussianRound(Round):
+class RussianRound(DispatchedRound):
+    game_name = "Russian Poker"
+
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
         super().__init__(config)
         self.bets: list[Bet] = list(carried)
@@ -222,6 +224,7 @@ class RussianRound(Round):
 
     # ------------------------------------------------------------------ bets and cards
 
+    @handles(Bet)
     def _place(self, bet: Bet) -> list[Effect]:
         if self.phase != "bets":
             raise Reject("no more bets: the cards are being dealt")
@@ -293,6 +296,7 @@ class RussianRound(Round):
 
     # ------------------------------------------------------------------ decisions
 
+    @handles(Action)
     def _act(self, action: Action) -> list[Effect]:
         if action.action == "buy_dealer":
             return self._buy_dealer(action)
@@ -472,6 +476,7 @@ class RussianRound(Round):
             return settle_fixed(bet, "lose", note="bought or exchanged a card: the bonus is lost (002)")
         return settle_fixed(bet, *bonus_result(self.config.paytable["bonus"], best_high(self.hands[seat])))
 
+    @handles(Void)
     def _void(self, event: Void) -> list[Effect]:
         self.phase = "done"
         self._outcome = {"void": event.reason}
@@ -481,28 +486,23 @@ class RussianRound(Round):
         effects.extend(settlements)
         return effects
 
-    def _apply(self, event: Event) -> Iterable[Effect]:
-        if isinstance(event, Bet):
-            return self._place(event)
-        if isinstance(event, CloseBets):
-            if self.phase == "insure":
-                return self._open()
-            if self.phase == "buy":
-                return self._end_buying()
-            if self.phase != "bets":
-                raise Reject("the bets are already closed")
-            return self._close()
-        if isinstance(event, CardOut):
-            if self.phase == "buy":
-                if not self.buyers:
-                    raise Reject("nobody bought the dealer a game: no more bets to settle")
-                self._end_buying()
-            return self._card(event.card)
-        if isinstance(event, Action):
-            return self._act(event)
-        if isinstance(event, Void):
-            return self._void(event)
-        raise Reject(f"a {type(event).__name__.lower()} event has no place in Russian Poker")
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase == "insure":
+            return self._open()
+        if self.phase == "buy":
+            return self._end_buying()
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        if self.phase == "buy":
+            if not self.buyers:
+                raise Reject("nobody bought the dealer a game: no more bets to settle")
+            self._end_buying()
+        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

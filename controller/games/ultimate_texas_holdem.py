@@ -20,7 +20,8 @@ from controller.games.contract import (
     ActionSpec, Effect, GameSpec, OptionSpec, Outcome, ReaderSpec, Reject, RoundConfig, SpotSpec, VariantSpec,
 )
 from controller.games.holdem_streets import (
-    Street, StreetsRound, check_progressive_options, hand_key, progressive_cards, progressive_options,
+    Street, StreetsRound, check_progressive_options, hand_key, progressive_cards, progressive_meters,
+    progressive_options,
 )
 from controller.hands.high import best_high
 from controller.hands.qualifiers import pair_or_better
@@ -260,6 +261,7 @@ SPEC = GameSpec(
         "the meter, after the box's hand prize (002 names no figures, no moment and no number of draws).",
     ),
     validate=lambda config: _validate(config),
+    meters=progressive_meters,
 )
 
 

@@ -26,7 +26,7 @@ import argparse
 import math
 import time
 from itertools import combinations
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -128,6 +128,62 @@ def progressive_exact(config: RoundConfig, meter: int | None) -> dict[str, Any]:
             "hands": total, "note": "the box plays its five cards (a fold or a switch loses the chip)"}
 
 
+def long_run(config: RoundConfig, base: int, cap: int | None = None, overflow: bool = False) -> dict[str, Any]:
+    """The progressive chip in the long run at a table whose meter has ``base`` (and ``cap``, ``overflow``), exact
+    over every five-card hand. Every contribution is paid back by the hits, and the house seeds the meter with its
+    base each time a hit takes the whole meter (``share = [1, 1]``), so a chip returns the fixed lines (``bonus_result``
+    on the chip) + ``progressive_contribution`` + base x the chance of such a hit. Above a cap without overflow part of
+    the contributions is not collected: the return is then at most that (``bound``). ``break_even_contribution``: the
+    contribution in minor units at which the chip returns exactly 100 %; above it the players have the edge."""
+    stake = int(config["progressive_stake"])
+    table = config.paytable["bonus"]
+    counts = dict(zip(KEYS, key_counts(5)))
+    total = sum(counts.values())
+    fixed = 0.0
+    emptying = 0
+    for key, n in counts.items():
+        share = progressive_share(config, key)
+        if share is not None:
+            emptying += n if share[0] == share[1] else 0
+            continue
+        result, odds = bonus_result(table, _stand_in(key))
+        if result == "win" and odds is not None:
+            fixed += n * stake * (1 + odds.paid / odds.per)
+        elif result == "push":
+            fixed += n * stake
+    contribution = int(config["progressive_contribution"])
+    lines, seed = fixed / total, base * emptying / total  # minor units a chip gets back, on average
+    returned = lines + contribution + seed
+    return {"stake": stake, "contribution": contribution, "base": base,
+            "lines_return_percent": 100 * lines / stake, "contribution_percent": 100 * contribution / stake,
+            "seed_percent": 100 * seed / stake, "return_percent": 100 * returned / stake,
+            "house_edge_percent": 100 - 100 * returned / stake,
+            "chips_per_reset": total / emptying if emptying else None,
+            "break_even_contribution": stake - lines - seed,
+            "bound": cap is not None and not overflow}
+
+
+def progressive_warnings(config: RoundConfig, meters: Mapping[str, Any]) -> list[str]:
+    """``config check``'s warnings for a progressive table (``meters``: the table's jackpots by name, each with
+    ``base``, ``cap``, ``overflow``): the players' edge in the long run where the contribution gives it them."""
+    meter = meters.get(config["meter"]) if config["progressive"] else None
+    if meter is None:
+        return []
+    linked = getattr(meter, "link", None) is not None  # a linked meter's seed and cap are the floor's: not counted
+    figures = long_run(config, 0 if linked else int(meter.base), None if linked else meter.cap, bool(meter.overflow))
+    if figures["house_edge_percent"] > 0:
+        return []
+    every = figures["chips_per_reset"]
+    seeded = f", {figures['seed_percent']:.2f} % the meter's base {figures['base']} seeded every {every:,.0f} chips" \
+        if every else ""
+    at_most = " at most" if figures["bound"] else ""
+    return [f"options.progressive_contribution = {figures['contribution']}: the players have the edge in the long "
+            f"run: a chip of {figures['stake']} returns{at_most} {figures['return_percent']:.2f} % (house edge "
+            f"{figures['house_edge_percent']:.2f} %: {figures['lines_return_percent']:.2f} % from the bonus table's "
+            f"lines, {figures['contribution_percent']:.2f} % to the meter{seeded}); the house keeps an edge with a "
+            f"contribution below {figures['break_even_contribution']:.2f} (docs/games/oasis-stud.md)"]
+
+
 def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dict[str, Any]:
     rounds = getattr(args, "simulate", None)
     if not rounds and not getattr(args, "exact", False):
@@ -155,4 +211,4 @@ def report(spec: GameSpec, config: RoundConfig, args: argparse.Namespace) -> dic
     return out
 
 
-__all__ = ["CATEGORIES", "bonus_exact", "report", "simulate"]
+__all__ = ["CATEGORIES", "bonus_exact", "long_run", "progressive_warnings", "report", "simulate"]

@@ -433,7 +433,7 @@ class PokerRoomPlayers(Players):
         if "bring_in" in acts:
             wants.append(Action(seat, "bring_in"))
         raise_name = next((a for a in ("bet", "raise", "complete") if a in acts), None)
-        if roll < 1 / 40:
+        if roll < 1 / 40 and (raise_name or "call" in acts):  # every chip: as the round's prompt offers it
             wants.append(Action(seat, "all_in"))
         elif roll < 0.2 and raise_name:
             low, high = legal["min_to"], legal["max_to"]

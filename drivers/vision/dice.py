@@ -187,6 +187,8 @@ class DiceReader(DetectorJoin):
         self._detector: DiceDetector | None = None
         self.detector_note = ""  # why the detector is not in use, once a photo-mode read tried to load it
         self.split_merged = True  # photo mode: a die box holding two or more detections is read as those dice
+        # Photo mode: candidate L1's side-face rule (photo_join.side_face_of); not adopted (L1's look), so off.
+        self.side_faces = False
         self._last_background: np.ndarray | _Enlarged | None = None
         self._felt_half: np.ndarray | None = None
         self._felt_lab: np.ndarray | None = None

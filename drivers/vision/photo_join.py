@@ -27,6 +27,32 @@ DETECT_DIE = 0.5  # a heatmap peak at least this high is a die the reader must a
 DETECT_READ = MIN_CONFIDENCE  # a die only the detector found counts as read at this pip confidence
 
 
+# Branch dice4 (issue 28, the oblique side face): a die only the detector found, right against a die already
+# read, is that die's side face (an oblique camera sees the top face and, beside it, a squeezed side face whose
+# pips the detector can take for a die) when its box is squeezed (long over short side above SIDE_ASPECT: a top
+# face seen from up to 35 degrees off overhead is at most 1.22 long, a side face seen from 35 degrees at least
+# 1.74) or its centre lies nearer the die's centre than SIDE_NEAR of the die box's short side (two touching top
+# faces are at least 0.71 of it apart, turned 45 degrees; a side face's centre overlapping its top face nearer).
+# Set from that geometry before any figure of a left-out source was seen for them.  Candidate L1 had it on;
+# L1 was not adopted (docs/devices/vision.md, the look of 06:04-06:07 on 2026-12-02), so DiceReader.side_faces
+# is off unless set.
+SIDE_ASPECT = 1.5
+SIDE_NEAR = 0.6
+
+
+def side_face_of(det_box: tuple[int, int, int, int], die_box: tuple[int, int, int, int]) -> bool:
+    """True when ``det_box`` (a detection no classical die covers) is likely the side face of the die in
+    ``die_box``: its box touches or overlaps the die's, and it is squeezed or its centre is too near."""
+    x, y, w, h = det_box
+    dx, dy, dw, dh = die_box
+    gap = 0.15 * max(dw, dh)
+    if x > dx + dw + gap or dx > x + w + gap or y > dy + dh + gap or dy > y + h + gap:
+        return False
+    squeezed = max(w, h) > SIDE_ASPECT * max(1, min(w, h))
+    dist = math.hypot(x + w / 2 - dx - dw / 2, y + h / 2 - dy - dh / 2)
+    return squeezed or dist < SIDE_NEAR * min(dw, dh)
+
+
 # Branch photo6: the views of the re-cut square (scale of its side; centre moved by dx, dy of its side) that
 # photo mode cuts of a die its face model reads from neither its patch nor its re-cut (dice.more_cuts_opinion):
 # grown and shrunk, shifted a tenth of the side left, right, up, down.  Chosen on the train half's folds 1-3
@@ -65,6 +91,7 @@ class DetectorJoin:
         _last_background: np.ndarray | _Enlarged | None
         _scale: int
         split_merged: bool
+        side_faces: bool
 
     def _join_detections(self, image: np.ndarray, dice: list[Die], problems: list[str]) -> None:
         """Photo mode: join the learned detector's dice with the classical ones (docs/devices/vision.md,
@@ -105,6 +132,13 @@ class DetectorJoin:
             over = [i for i, d in enumerate(dice) if overlap(det.box, d.box) > 0.3]
             if any(dice[i].value is not None for i in over):
                 continue
+            beside = next((d for d in dice if d.value is not None and side_face_of(det.box, d.box)), None) \
+                if self.side_faces else None
+            if not over and beside is not None:
+                # Not a die of its own: the side face of the die beside it, seen obliquely (SIDE_ASPECT).
+                problems.append(f"the detector's die at {list(det.box)} may be a side face of the die at "
+                                f"{list(beside.box)} (an oblique view): not counted")
+                continue
             value, face, patch = self._read_detected(image, det.box)
             if over:  # classical die(s) here, none read: a second try in the detector's box
                 if value is not None and len(over) == 1:
@@ -128,6 +162,11 @@ class DetectorJoin:
         used: set[int] = set()
         for k, inside in merged:
             own = [t for t in inside if not any(overlap(t.box, o.box) > 0.3 for j, o in enumerate(dice) if j != k)]
+            kept: list[Detection] = []
+            for t in sorted(own, key=lambda t: -t.score):  # a side face beside a surer top face is not a die
+                if not self.side_faces or not any(side_face_of(t.box, o.box) for o in kept):
+                    kept.append(t)
+            own = [t for t in own if t in kept]
             if len(own) < 2:
                 continue
             for n, det in enumerate(own):

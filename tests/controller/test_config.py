@@ -242,3 +242,96 @@ path = "{tmp_path / 'journal.sqlite'}"
         assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
         assert lines[0].startswith(f"tablectl: {path}: devices.camera.calibration: {tmp_path / name}: ") and \
             words in lines[0], lines[0]
+
+
+OASIS = ROOT / "hw" / "tables" / "oasis-stud-fi-progressive.toml"
+
+
+def _oasis(tmp_path: Path, old: str, new: str) -> Path:
+    """The Oasis Stud progressive example table with ``old`` replaced by ``new`` (its pin map found from here)."""
+    text = OASIS.read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new).replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"')
+    path = tmp_path / "oasis.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('meter = "oasis-progressive"', 'meter = "oasis-prog"',
+     "options.meter = 'oasis-prog': the meter oasis-stud feeds needs a [jackpot.oasis-prog] section (base, "
+     "contribution) in this file (meters here: oasis-progressive)"),
+    ("[jackpot.oasis-progressive]", "[jackpot.other]", "needs a [jackpot.oasis-progressive] section"),
+    ('meter = "oasis-progressive"', "", "options.meter = 'oasis-stud': the meter oasis-stud feeds needs a "
+                                        "[jackpot.oasis-stud] section"),  # the option's default names no meter here
+], ids=["misspelt", "meter-renamed", "default-meter"])
+def test_a_progressive_whose_meter_the_table_does_not_set_up_is_one_line_and_exit_2(tmp_path: Path, old: str,
+                                                                                      new: str, words: str) -> None:
+    """Else every round with a progressive chip would be refused when the bets close ("no jackpot meter")."""
+    path = _oasis(tmp_path, old, new)
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"tablectl: {path}: options.meter = ") and words in lines[0], lines[0]
+
+
+def test_a_table_without_the_progressive_needs_no_meter(tmp_path: Path) -> None:
+    path = _oasis(tmp_path, "progressive = true", "progressive = false")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("[jackpot.oasis-progressive]")] + text[text.index("[journal]"):], encoding="utf-8")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "meters none" in done.stdout
+
+
+def test_config_check_warns_but_passes_a_progressive_that_gives_the_players_the_edge(tmp_path: Path) -> None:
+    """Above the break-even contribution the table may play (the casino's choice), and config check says so in one
+    line with the long-run figures of the game's math; the example's 15 cents of a 1-euro chip has no warning."""
+    from controller.house_edge.oasis_stud import long_run
+
+    done = run_tablectl("config", "check", str(_oasis(tmp_path, "progressive_contribution = 15 ",
+                                                      "progressive_contribution = 15 ")))
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr
+    path = _oasis(tmp_path, "progressive_contribution = 15 ", "progressive_contribution = 25 ")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr
+    lines = done.stderr.strip().splitlines()
+    config = table_config.load(path)
+    figures = long_run(config.round_config, 500_000)
+    assert figures["return_percent"] > 100 and 23 < figures["break_even_contribution"] < 25
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: warning: {path}: options.progressive_contribution = "
+                                                   f"25: the players have the edge in the long run"), lines
+    assert f"returns {figures['return_percent']:.2f} %" in lines[0]
+    assert f"below {figures['break_even_contribution']:.2f}" in lines[0]
+    done = run_tablectl("config", "check", "--json", str(path))
+    assert done.returncode == 0 and '"warnings"' in done.stdout and "the players have the edge" in done.stdout
+
+
+def test_without_the_math_extra_the_long_run_check_says_it_was_not_made(tmp_path: Path, monkeypatch) -> None:
+    """A table computer without numpy (the math extra) still checks the file; the warning says what was not done."""
+    import sys
+
+    from controller.commands.config import _warnings
+
+    config = table_config.load(_oasis(tmp_path, "progressive_contribution = 15 ", "progressive_contribution = 25 "))
+    monkeypatch.delitem(sys.modules, "controller.house_edge.oasis_stud", raising=False)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    (line,) = _warnings(config)
+    assert line.endswith("oasis-stud: the long-run check of its math needs 'numpy' (pip install 'tablectl[math]'); "
+                         "not checked"), line
+
+
+@pytest.mark.parametrize("example, meter", [("ultimate-texas-holdem-i.toml", "uth-progressive"),
+                                            ("texas-holdem-bonus-a.toml", "thb-progressive")])
+def test_the_holdem_progressives_need_their_meter_too(tmp_path: Path, example: str, meter: str) -> None:
+    text = (ROOT / "hw" / "tables" / example).read_text(encoding="utf-8")
+    text = text.replace(f'meter = "{meter}"', 'meter = "no-such-meter"')
+    text = text.replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"')
+    path = tmp_path / example
+    path.write_text(text, encoding="utf-8")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: options.meter = 'no-such-meter': ") and \
+        f"(meters here: {meter})" in lines[0], lines

@@ -31,6 +31,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -117,6 +118,39 @@ def dark_render(value: int, rng: np.random.Generator, ghosts: bool = False) -> n
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+STYLED_KINDS = ("clean", "touching", "sicbo", "off")
+
+
+def styled_faces(scenes: int, add: Any) -> None:
+    """Kind 6: the dice of styled throws (``synth_styles``: four cloths, opaque, translucent and white dice,
+    square pips, shadows, blur, clutter, the camera tilted up to 35 degrees; seeds 0..scenes-1, far below the
+    held-out styled seeds 2,200,000 on), each flat die cut twice from its true centre (grown 1.0 to 1.3 die
+    sides, any turn, a small shift) and one die-sized crop of the cloth or clutter away from every die
+    (class 0).  A cocked die is left out (photo mode has no such class).  Its own random stream."""
+    from drivers.vision.synth_styles import scene
+    rng = np.random.default_rng(20261202)
+    for seed in range(scenes):
+        image, truth, _ = scene(seed, STYLED_KINDS[seed % len(STYLED_KINDS)], float(rng.uniform(0, 1)))
+        side = float(truth["calibration"]["die_px"])
+        centres = []
+        for d in truth["dice"]:
+            x, y, bw, bh = d["box"]
+            centres.append((x + bw / 2, y + bh / 2))
+            if not d["flat"]:
+                continue
+            for _ in range(2):
+                grow = float(rng.uniform(1.0, 1.3))
+                jx, jy = (float(v) for v in rng.uniform(-0.08, 0.08, 2) * side)
+                rect = ((x + bw / 2 + jx, y + bh / 2 + jy), (side * grow, side * grow), float(rng.uniform(0, 90)))
+                add(rectify(image, rect), int(d["value"]), 6)
+        h, w = image.shape[:2]
+        for _try in range(20):
+            cx, cy = (float(v) for v in rng.uniform(side, [w - side, h - side]))
+            if all(abs(cx - a) > 1.3 * side or abs(cy - b) > 1.3 * side for a, b in centres):
+                add(rectify(image, ((cx, cy), (side * 1.1, side * 1.1), float(rng.uniform(0, 90)))), 0, 6)
+                break
+
+
 def load_pixels(data: np.lib.npyio.NpzFile) -> np.ndarray:
     """The N x STORE x STORE x 3 patches of a photo_faces.npz."""
     jpeg, ends = data["jpeg"], data["ends"]
@@ -139,6 +173,8 @@ def main() -> int:
                         help="drawn dark dice per value (kind 5, dark_render; own random stream; 0: none, as shipped)")
     parser.add_argument("--dark-ghosts", action="store_true",
                         help="draw the dark dice translucent (dimmer pips, the bottom face faintly through)")
+    parser.add_argument("--styled-scenes", type=int, default=0,
+                        help="styled rendered throws (synth_styles, seeds 0..N-1, kind 6; own random stream; 0: none, as shipped)")
     parser.add_argument("--store", type=int, default=STORE,
                         help="stored patch side (a model with a larger --side needs patches at least that big)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "data" / "photo_faces.npz")
@@ -228,6 +264,8 @@ def main() -> int:
     for _ in range(args.dark_renders):
         for value in range(1, 7):
             add(dark_render(value, render_rng, args.dark_ghosts), value, 5)
+    if args.styled_scenes:
+        styled_faces(args.styled_scenes, add)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # Each patch as JPEG (quality 95; the photos themselves are JPEG): a quarter of the raw pixels' size.
     blobs = [cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].ravel() for p in pixels]
@@ -235,7 +273,7 @@ def main() -> int:
     np.savez_compressed(args.out, jpeg=np.concatenate(blobs), ends=ends, labels=np.array(labels, np.uint8),
                         kind=np.array(kinds, np.uint8), group=np.array(groups, np.int32), names=np.array(names))
     print({"photos": len(names), "patches": len(pixels), "per_class": np.bincount(labels, minlength=7).tolist(),
-           "per_kind": np.bincount(kinds, minlength=6 if args.dark_renders else 5).tolist(), "synthetic": synthetic,
+           "per_kind": np.bincount(kinds).tolist(), "synthetic": synthetic,
            "file_bytes": args.out.stat().st_size, "seconds": round(time.time() - started, 1)})
     return 0
 

@@ -21,6 +21,7 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -94,14 +95,67 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Augment:
+    """How far ``sample`` distorts a crop.  The defaults are the shipped model's (its draws unchanged);
+    the leave-one-source-out L1 recipe widens the scale and adds a perspective warp (a camera up to about
+    35 degrees off overhead), motion blur and JPEG."""
+
+    scale: tuple[float, float] = (0.7, 1.45)
+    perspective: float = 0.0  # probability of a random homography (corners moved up to 12 % of the side)
+    motion: float = 0.0  # probability of a motion blur of 2 to 6 pixels
+    jpeg: float = 0.0  # probability of JPEG quality 35 to 90
+
+
+SHIPPED = Augment()
+
+
+def warp(img: np.ndarray, b: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random perspective warp of the image and its boxes (each box's corners mapped, then boxed)."""
+    h, w = img.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-0.12, 0.12, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(img, m, (w, h), borderValue=(PAD, PAD, PAD))
+    if not len(b):
+        return out, b
+    cx, cy, bw, bh = b[:, 0], b[:, 1], b[:, 2] / 2, b[:, 3] / 2
+    pts = np.stack([np.stack([cx - bw, cy - bh], 1), np.stack([cx + bw, cy - bh], 1),
+                    np.stack([cx + bw, cy + bh], 1), np.stack([cx - bw, cy + bh], 1)], 1).astype(np.float32)
+    q = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), m).reshape(-1, 4, 2)
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    c = cv2.perspectiveTransform(np.stack([cx, cy], 1).astype(np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
+    return out, np.concatenate([c, (hi - lo) * 0.92], 1).astype(np.float32)  # a tilted square's box, shrunk back
+
+
+def camera_faults(crop: np.ndarray, rng: np.random.Generator, aug: Augment) -> np.ndarray:
+    if aug.motion and rng.random() < aug.motion:
+        length = float(rng.uniform(2, 6))
+        n = int(round(length)) * 2 + 1
+        kernel = np.zeros((n, n), np.float32)
+        t = float(rng.uniform(0, math.pi))
+        cv2.line(kernel, (int(n / 2 - length * math.cos(t)), int(n / 2 - length * math.sin(t))),
+                 (int(n / 2 + length * math.cos(t)), int(n / 2 + length * math.sin(t))), 1.0, 1, cv2.LINE_AA)
+        crop = cv2.filter2D(crop, -1, kernel / kernel.sum())
+    if aug.jpeg and rng.random() < aug.jpeg:
+        ok, enc = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        if decoded is not None:
+            crop = decoded
+    return crop
+
+
+def sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator,
+           aug: Augment = SHIPPED) -> tuple[np.ndarray, np.ndarray]:
     """One augmented CROP x CROP training crop and its die boxes (pixels: cx, cy, w, h)."""
     h, w = img.shape[:2]
-    long_side = INPUT * math.exp(rng.uniform(math.log(0.7), math.log(1.45)))
+    long_side = INPUT * math.exp(rng.uniform(math.log(aug.scale[0]), math.log(aug.scale[1])))
     s = long_side / max(h, w)
     im = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
     h, w = im.shape[:2]
     b = boxes[:, 1:5] * np.array([w, h, w, h], dtype=np.float32)
+    if aug.perspective and rng.random() < aug.perspective:
+        im, b = warp(im, b, rng)
     k = int(rng.integers(4))
     for _ in range(k):  # turn 90 degrees counter-clockwise: (x, y) -> (y, W - x)
         im = np.ascontiguousarray(np.rot90(im))
@@ -115,6 +169,8 @@ def sample(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tupl
     x0 = int(rng.integers(0, canvas.shape[1] - CROP + 1))
     y0 = int(rng.integers(0, canvas.shape[0] - CROP + 1))
     crop = colour_jitter(canvas[y0:y0 + CROP, x0:x0 + CROP], rng)
+    if aug != SHIPPED:
+        crop = camera_faults(crop, rng, aug)
     b = b - np.array([x0, y0, 0, 0], dtype=np.float32)
     return crop, b
 
@@ -136,6 +192,30 @@ def synthetic(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
             continue
         x, y, bw, bh = d["box"]
         side = DIE_PX * 1.2  # the top face's upright box, about (|cos a| + |sin a|) die sides
+        rows.append((d["value"], (x + bw / 2) / w, (y + bh / 2) / h, side / w, side / h))
+    s = 416 / max(h, w)
+    small = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    return small, np.array(rows, np.float32).reshape(-1, 5)
+
+
+STYLED_KINDS = ("clean", "touching", "sicbo", "off")
+
+
+def styled(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A styled throw (drivers/vision/synth_styles.scene: other cloths, translucent and white dice, shadows,
+    blur, clutter, the camera tilted up to 35 degrees; seeds below 100000 only, the held-out styled set is
+    2,200,000 and up) as ``synthetic`` gives it: flat dice only (a cocked die's top face is not boxed)."""
+    sys.path.insert(0, str(ROOT))
+    from drivers.vision.synth_styles import scene
+    kind = STYLED_KINDS[int(rng.integers(len(STYLED_KINDS)))]
+    image, truth, _ = scene(int(rng.integers(0, 100_000)), kind, float(rng.uniform(0, 1)))
+    h, w = image.shape[:2]
+    side = 1.2 * float(truth["calibration"]["die_px"])
+    rows = []
+    for d in truth["dice"]:
+        if not d["flat"]:
+            continue
+        x, y, bw, bh = d["box"]
         rows.append((d["value"], (x + bw / 2) / w, (y + bh / 2) / h, side / w, side / h))
     s = 416 / max(h, w)
     small = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
@@ -172,7 +252,7 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
 
 
 def train(steps: int, batch: int, seed: int, synth_share: float, fold: int | None = None,
-          data: Path | None = None) -> DiceNet:
+          data: Path | None = None, styled_share: float = 0.0, aug: Augment = SHIPPED) -> DiceNet:
     """``fold``: leave out the photos whose index is fold modulo 5 (photo_eval.py --fold), to judge photo-mode
     rules on photos the detector has not seen; None (the shipped model) trains on the whole train half."""
     images, boxes, names = load(data or DATA)
@@ -192,11 +272,13 @@ def train(steps: int, batch: int, seed: int, synth_share: float, fold: int | Non
         xs, hs, ss, ms = [], [], [], []
         for _ in range(batch):
             if rng.random() < synth_share:
-                crop, b = sample(*synthetic(rng), rng)
+                # styled_share 0 draws nothing more: the shipped recipe's stream is unchanged
+                scene = styled(rng) if styled_share and rng.random() < styled_share else synthetic(rng)
+                crop, b = sample(*scene, rng, aug)
             else:
                 g = groups[int(rng.integers(len(groups)))]
                 i = g[int(rng.integers(len(g)))]
-                crop, b = sample(images[i], boxes[i], rng)
+                crop, b = sample(images[i], boxes[i], rng, aug)
             heat, size, mask = targets(b, out)
             xs.append(crop.transpose(2, 0, 1))
             hs.append(heat)
@@ -256,11 +338,16 @@ def main() -> int:
                         help="leave out the train-half photos whose index is FOLD modulo 5 (not for shipping)")
     parser.add_argument("--data", type=Path, default=DATA,
                         help="boxes file (extract_boxes.py --source S --out F: a leave-one-source-out fold)")
+    parser.add_argument("--styled", type=float, default=0.0,
+                        help="share of the rendered scenes drawn by synth_styles (0: synth_dice only, as shipped)")
+    parser.add_argument("--wide", action="store_true",
+                        help="the L1 recipe's augmentation: scale 0.45 to 1.6, perspective, motion blur, JPEG")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     started = time.time()
-    model = train(args.steps, args.batch, args.seed, args.synthetic, args.fold, args.data)
+    aug = Augment((0.45, 1.6), 0.5, 0.2, 0.3) if args.wide else SHIPPED
+    model = train(args.steps, args.batch, args.seed, args.synthetic, args.fold, args.data, args.styled, aug)
     diff = export(model, args.out, args.data)
     print(f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB); cv2.dnn matches torch (max diff {diff:.2e}); "
           f"{time.time() - started:.0f} s in all")

@@ -88,6 +88,43 @@ def augment(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE
     return out
 
 
+def strong(pixels: np.ndarray, rng: np.random.Generator, side: int = PHOTO_SIDE) -> np.ndarray:
+    """The L1 recipe's augmentation (``--strong``), for faces from cameras the model never saw: any turn, a
+    mirror, scale 0.75 to 1.3, shift up to a tenth, a squeeze across one direction to 0.7 (a face seen up to
+    about 45 degrees off its normal), the hue turned, grey, blur, noise, JPEG and light."""
+    store = pixels.shape[1]
+    out = np.empty((len(pixels), side, side, 3), np.uint8)
+    c = store / 2 - 0.5
+    for i, p in enumerate(pixels):
+        a = np.radians(rng.uniform(0, 360))
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        squeeze = np.diag([1.0, rng.uniform(0.7, 1.0) if rng.random() < 0.5 else 1.0])
+        lin = rng.uniform(0.75, 1.3) * rot @ squeeze @ rot.T @ rot
+        m = np.hstack([lin, (np.array([c, c]) - lin @ np.array([c, c]) + rng.uniform(-0.1, 0.1, 2) * store)[:, None]])
+        q = cv2.warpAffine(p, m, (store, store), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.5:
+            q = q[:, ::-1]
+        if rng.random() < 0.5:
+            hsv = cv2.cvtColor(np.ascontiguousarray(q), cv2.COLOR_BGR2HSV)
+            hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
+            q = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+        if rng.random() < 0.15:
+            q = cv2.cvtColor(cv2.cvtColor(np.ascontiguousarray(q), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        if rng.random() < 0.4:
+            q = cv2.GaussianBlur(q, (0, 0), rng.uniform(0.3, 1.6))
+        q = cv2.resize(np.ascontiguousarray(q), (side, side), interpolation=cv2.INTER_AREA)
+        f = q.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-35, 35)
+        f += rng.normal(0.0, rng.uniform(0.0, 8.0), f.shape)
+        q = np.clip(f, 0, 255).astype(np.uint8)
+        if rng.random() < 0.3:
+            decoded = cv2.imdecode(cv2.imencode(".jpg", q, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 91))])[1],
+                                   cv2.IMREAD_COLOR)
+            if decoded is not None:
+                q = decoded
+        out[i] = q
+    return out
+
+
 def dark_faces(pixels: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Which stored patches show a dark die face: a value 1..6 and the central half's mean HSV value (the
     brightest channel) under ``DARK_V``, as ``extract_photo_faces.darkness`` judges a label box, here on the
@@ -125,6 +162,8 @@ def main() -> int:
                         help="probability of darken() (hue turn, gamma, noise) per patch and epoch; 0: not drawn")
     parser.add_argument("--dark-weight", type=float, default=1.0,
                         help="loss weight multiplier of the dark die faces (dark_faces); 1: as before")
+    parser.add_argument("--strong", action="store_true",
+                        help="the L1 recipe's augmentation (strong(): squeeze, hue, grey, blur, noise, JPEG)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -159,7 +198,8 @@ def main() -> int:
     xv = torch.from_numpy(to_input(plain(pixels[val], args.side))) if val.any() else None
     for epoch in range(args.epochs):
         model.train()
-        x = torch.from_numpy(to_input(augment(xt, rng, args.side, args.dark_aug)))
+        x = torch.from_numpy(to_input(strong(xt, rng, args.side) if args.strong
+                                      else augment(xt, rng, args.side, args.dark_aug)))
         order = torch.from_numpy(rng.permutation(len(xt)))
         total = 0.0
         for i in range(0, len(order), 64):

@@ -317,12 +317,24 @@ class PokerRoomRound(Round):
             raise Reject(f"box {seat}: no action {name!r} here (the actions: {', '.join(BETTING_ACTIONS)})")
         if hand.actor != player:
             raise Reject(self._who_acts_reason(seat))
-        opening = self._openers() and not self.opened and name in ("bet", "all_in")
-        if opening and not pair_or_better(best_high(hand.hole_now(player)), 11):
-            raise Reject(f"box {seat} cannot open: it takes a pair of jacks or better to open; check or fold")
+        # before anybody has opened nothing is bet: a bet, a raise or a completion named so, or every chip, opens
+        opening = self._openers() and not self.opened and name in ("bet", "raise", "complete", "all_in")
+        if opening and self._cannot_open(player):
+            raise Reject(f"box {seat} cannot open: it takes a pair of jacks or better to open; check")
         hand.act(name, action.amount)
         if opening:
             self.opened = True
+
+    def _cannot_open(self, player: int) -> bool:
+        """Jacks or better, before anybody has opened: ``player`` (PokerKit's index) holds less than a pair of jacks.
+
+        Every hole card is read from the shoe and all five are dealt before the first bet, so the round knows the
+        hand of every player to act; ``_legal`` (what the round offers) and ``_act`` (what it takes) ask this one
+        question.
+        """
+        hand = self.hand
+        assert hand is not None
+        return self._openers() and not self.opened and not pair_or_better(best_high(hand.hole_now(player)), 11)
 
     def _who_acts_reason(self, seat: int | None = None) -> str:
         waiting = self.waiting_for()
@@ -364,6 +376,10 @@ class PokerRoomRound(Round):
             return out
         options = hand.options()
         player = options.pop("player")
+        if player is not None and "bet" in options["actions"] and self._cannot_open(player):
+            options["actions"] = [a for a in options["actions"] if a != "bet"]  # check only: no openers
+            options.pop("min_to", None)
+            options.pop("max_to", None)
         return {"waiting": "action", "box": self.order[player] if player is not None else None, **options}
 
     def amounts(self, seat: int, action: str) -> tuple[int, int] | None:

@@ -26,11 +26,23 @@ def test_every_rule_and_line_of_the_drawing_table():
         "6 banco_avec_la_table win 500; 2 punto win 500; 1 bank lose -1000",
         PUNTO_WINS,
         "1 bank push 0; 2 punto push 0; 3 punto push 0",
-    ], rejected=[[]] * 20 + [[0, 2, 3, 4, 6, 7, 8, 9, 10, 17, 18, 20], []])
+        # punto stood: banco 3 draws, banco 2 draws; banco 3 against a 7 draws, 6 against a 7 draws, 4 against a
+        # 9 stands
+        BANK_WINS, PUNTO_WINS, BANK_WINS, PUNTO_WINS, BANK_WINS,
+        # punto's cards to the biggest stake (seat 3's 700, placed after seat 2's 300): seat 2's choice refused
+        "2 punto lose -300; 3 punto lose -700; 1 bank win 950",
+    ], rejected=[[]] * 20 + [[0, 2, 3, 4, 6, 7, 8, 9, 10, 17, 18, 20], []] + [[]] * 5 + [[8]])
+    assert doc["rounds"][27]["outcome"]["punto_hand"] == 3
+    assert doc["rounds"][27]["outcome"]["choices"] == [{"side": "punto", "seat": 3, "points": 5, "choice": "stand"}]
     rounds = doc["rounds"]
     points = [(r["outcome"]["punto_points"], r["outcome"]["banco_points"]) for r in rounds[:20]]
     assert points == [(9, 7), (6, 8), (7, 7), (1, 3), (9, 8), (9, 3), (8, 8), (5, 6), (6, 7), (3, 4), (8, 8),
                       (4, 5), (6, 8), (5, 6), (6, 7), (8, 1), (8, 7), (7, 9), (6, 8), (9, 7)]
+    assert [(r["outcome"]["punto"], r["outcome"]["banco"]) for r in rounds[22:27]] == [
+        (["4c", "3s"], ["2h", "Ad", "5d"]), (["6h", "Kc"], ["Qd", "2s", "Kd"]), (["Kc", "4d", "7h"], ["2s", "Ac", "6d"]),
+        (["Ac", "Ah", "7c"], ["3c", "3h", "2c"]), (["Jc", "3d", "9s"], ["4s", "Kh"])]  # who drew, as the table says
+    assert [(r["outcome"]["punto_points"], r["outcome"]["banco_points"]) for r in rounds[22:27]] == [
+        (7, 8), (6, 2), (1, 9), (9, 8), (2, 4)]
     assert rounds[0]["outcome"]["next_bank"]["passes_to"] == 2
     assert rounds[1]["outcome"]["next_bank"] == {"seat": 1, "bank": 1950, "why": rounds[1]["outcome"]["next_bank"]["why"]}
     assert [c["choice"] for c in rounds[16]["outcome"]["choices"]] == ["draw", "draw"]

@@ -41,8 +41,20 @@ def test_the_first_version_every_line_and_rule():
 
 
 def test_version_a_switches_nothing():
+    # then one round per line of version A's own bet table, each box bets 200 and a bonus of 10 against the
+    # dealer's ace-king: ante +100, bet 200 x the line, bonus 10 x the bonus table (trips, two pair: the chip stays)
     check_file("oasis-stud", "fi-a", ["1 ante lose -100; 1 bet lose -200", "1 ante win 100; 1 bet push 0",
-                                      "1 ante win 100; 1 bet win 200"], rejected=[[12], [13], []])
+                                      "1 ante win 100; 1 bet win 200",
+                                      "1 ante win 100; 1 bet win 20000; 1 bonus win 50000",  # royal 100, 5000
+                                      "1 ante win 100; 1 bet win 10000; 1 bonus win 10000",  # straight flush 50, 1000
+                                      "1 ante win 100; 1 bet win 4000; 1 bonus win 2500",  # four 20, 250
+                                      "1 ante win 100; 1 bet win 1400; 1 bonus win 1500",  # full house 7, 150
+                                      "1 ante win 100; 1 bet win 1000; 1 bonus win 1000",  # flush 5, 100
+                                      "1 ante win 100; 1 bet win 800; 1 bonus win 500",  # straight 4, 50
+                                      "1 ante win 100; 1 bet win 600; 1 bonus push 0",  # three of a kind 3
+                                      "1 ante win 100; 1 bet win 400; 1 bonus push 0",  # two pair 2
+                                      "1 ante win 100; 1 bet win 200; 1 bonus lose -10"],  # ace-king 1
+               rejected=[[12], [13]] + [[]] * 10)
 
 
 def test_version_b_the_dealer_exchanges_two_cards_himself():

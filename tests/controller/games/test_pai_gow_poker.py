@@ -39,7 +39,20 @@ def test_every_rule_of_the_settlement():
         "1 bet win 95", "1 bet push 0", "1 bet lose -100", "1 bet push 0", "1 bet push 0", "1 bet lose -100",
         "1 bet lose -100", "1 bet win 28", "1 bet win 95", "1 bet push 0", "1 bet win 95",
         "2 bet win 95; 5 bet lose -200", "1 bet win 95", "1 bet push 0",
-    ], rejected=[[]] * 12 + [[1, 2, 3, 5, 13, 14, 22, 23, 24, 26], []])
+        # A-2-3-4-5 above the queen-high straight, below the ace-high one, above the king-high straight flush;
+        # the joker completing a flush, then a straight, each beating what it would not beat as an ace
+        "1 bet win 95", "1 bet push 0", "1 bet win 95", "1 bet win 95", "1 bet win 95",
+    ], rejected=[[]] * 12 + [[1, 2, 3, 5, 13, 14, 22, 23, 24, 26], []] + [[]] * 5)
+
+
+def test_the_wheel_and_the_joker_in_the_rules_scenario():
+    rounds = _settled("rules")["rounds"][14:]
+    assert [r["outcome"]["boxes"][0]["back_hand"] for r in rounds] == [
+        "Straight, five high", "Straight, five high", "Straight flush, five high", "Flush, ace high",
+        "Straight, king high"]
+    assert [r["outcome"]["dealer"]["back_hand"] for r in rounds] == [
+        "Straight, queen high", "Straight, ace high", "Straight flush, king high", "Straight, ten high",
+        "Three of a kind, sevens"]
 
 
 def test_player_banking():
@@ -109,9 +122,13 @@ def test_a_house_way_must_cover_every_shape():
         parse_house_way(data)
 
 
-def _own_way(tmp_path: Path, text: str) -> Path:
-    """A table configuration naming a house way file (the example table, every device simulated)."""
-    (tmp_path / "our-way.toml").write_text(text, encoding="utf-8")
+def _own_way(tmp_path: Path, text: str | bytes | None) -> Path:
+    """A table configuration naming a house way file (the example table, every device simulated); None: the
+    file is not there."""
+    if isinstance(text, bytes):
+        (tmp_path / "our-way.toml").write_bytes(text)
+    elif text is not None:
+        (tmp_path / "our-way.toml").write_text(text, encoding="utf-8")
     table = (ROOT / "hw" / "tables" / "pai-gow-poker-fi.toml").read_text(encoding="utf-8")
     table = table.replace('# house_way = "../house-ways/our-house-way.toml"', 'house_way = "our-way.toml"')
     table = table.replace('pin_map = "../dealer-panel.toml"', f'pin_map = "{ROOT / "hw" / "dealer-panel.toml"}"')
@@ -152,6 +169,10 @@ def test_a_casinos_house_way_is_a_file_config_check_reads(tmp_path):
 @pytest.mark.parametrize("text, words", [
     ('[house_way]\nname = "x"\nrules = []\n', "our-way.toml: house_way.rules: a list of rules"),
     ("[house_way\n", "is not valid TOML"),
+    ("", "our-way.toml: house_way.rules: a list of rules"),  # empty: refused, not taken for the seed's way
+    ("house_way = 5\n", "our-way.toml: must be a table of rules"),
+    (None, "cannot read"),  # no such file
+    (b"\xff\xfe[house_way]", "cannot read"),  # not UTF-8
 ])
 def test_a_bad_house_way_file_is_one_line_and_exit_2(tmp_path, text, words):
     done = run_tablectl("config", "check", str(_own_way(tmp_path, text)))

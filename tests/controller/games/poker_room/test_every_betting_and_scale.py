@@ -23,7 +23,6 @@ from controller import games
 from controller.cards import card_from_index
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import Accepted
-from controller.games.decisions import copy_of
 from controller.games.poker_room.crosscheck import PlayedHand
 from controller.games.poker_room.reference import settle_pots
 from controller.games.poker_room.round import PokerRoomRound
@@ -133,9 +132,6 @@ def play(spec: Any, config: Any, rng: random.Random) -> PlayedHand:
                 chosen = Action(legal["box"], act, amount=amount)
             else:
                 chosen = Action(legal["box"], act)
-            if round_.opened is False and config.get("openers") == "jacks" and \
-                    not isinstance(copy_of(round_).apply(chosen), Accepted):
-                chosen = Action(legal["box"], "check")  # no pair of jacks or better: this player cannot open
             send(chosen)
     after = {s: round_.stacks.get(s, 0) for s in seats}
     return PlayedHand(events, stacks, button, after, round_)

@@ -174,6 +174,124 @@ def test_five_card_draw_with_openers_needs_jacks_or_better_to_bet_first():
     assert again.opened and again.legal()["box"] == 1
 
 
+def offered_is_taken(round_, prompt, apply=None):
+    """What the round offers the box to act (``legal()``, and the prompt with its ``all_in``) is exactly what it
+    takes from it: every betting action tried on a copy of the round, a bet or raise at the least PokerKit allows
+    (the engine's amount, before the round's own rule of openers). ``apply``: the round's own, where a test wraps it."""
+    from controller.games.decisions import copy_of
+    from controller.games.poker_room.round import BETTING_ACTIONS
+
+    legal = round_.legal()
+    if legal.get("waiting") != "action" or legal["actions"] == ["draw", "stand_pat"]:
+        return legal
+    least = round_.hand.options().get("min_to")
+    taken = {name for name in BETTING_ACTIONS
+             if isinstance((apply or type(round_).apply)(copy_of(round_), Action(legal["box"], name, amount=least)),
+                           Accepted)}
+    wagers = {"bet", "raise", "complete"}  # one action to the engine: each name is taken where one of them is
+    assert set(legal["actions"]) - wagers == taken - wagers - {"all_in"}, (legal, taken)
+    assert set(legal["actions"]) & wagers <= taken and bool(set(legal["actions"]) & wagers) == bool(taken & wagers)
+    assert set(prompt.expects) == set(legal["actions"]) | (taken & {"all_in"}), (prompt, taken)
+    assert prompt.seat == legal["box"]
+    assert prompt.text == round_.waiting_for()
+    assert ("min_to" in legal) == any(a in taken for a in ("bet", "raise", "complete"))
+    return legal
+
+
+def play_checked(round_, *events):
+    """Each event in turn (accepted, or refused with the round unchanged); after every one, what the round offers
+    is what it takes."""
+    prompt = None
+    for event in events:
+        before = (round_.legal(), round_.waiting_for(), round_.opened, round_.hand and round_.hand.operations_count())
+        answer = round_.apply(event)
+        if isinstance(answer, Accepted):
+            prompt = next((e for e in reversed(answer.effects) if isinstance(e, Prompt)), prompt)
+        else:
+            assert (round_.legal(), round_.waiting_for(), round_.opened,
+                    round_.hand and round_.hand.operations_count()) == before, event
+        if prompt is not None and not round_.complete:
+            offered_is_taken(round_, prompt)
+        yield event, answer
+
+
+def test_jacks_or_better_a_player_without_openers_is_offered_a_check_only():
+    spec, config = table("five-card-draw", "limit", openers="jacks", ante=25)
+    r = spec.new_round(config, ())
+    # the button is box 1: box 2 is dealt Jh Jd 8s 9h Kh, box 3 2c 4c 6h 8c Qc, box 1 3d 5d 7s Td 9d
+    deal = cards("Jh 2c 3d Jd 4c 5d 8s 6h 7s 9h 8c Td Kh Qc 9d")
+    list(play_checked(r, Bet(1, "buy_in", 5000), Bet(2, "buy_in", 5000), Bet(3, "buy_in", 5000), CloseBets(), *deal))
+    assert r.legal()["box"] == 2 and "bet" in r.legal()["actions"]
+    played = dict(play_checked(r, Action(2, "check")))
+    assert all(isinstance(a, Accepted) for a in played.values())
+    assert r.legal() == {"waiting": "action", "box": 3, "actions": ["check"], "call": 0}
+    assert r.waiting_for() == "box 3 to act: check"
+    assert r.amounts(3, "bet") is None
+    answers = [a for _, a in play_checked(r, Action(3, "bet", amount=100), Action(3, "all_in"),
+                                          Action(3, "raise", amount=100), Action(3, "check"),
+                                          Action(1, "bet", amount=100), Action(1, "check"))]
+    assert [type(a) for a in answers] == [Rejected, Rejected, Rejected, Accepted, Rejected, Accepted]
+    assert all(a.reason.endswith("cannot open: it takes a pair of jacks or better to open; check")
+               for a in answers if isinstance(a, Rejected))
+    assert r.complete and "passed_out" in r.outcome()
+
+
+def test_jacks_or_better_a_player_with_openers_opens_and_then_anyone_may_bet():
+    spec, config = table("five-card-draw", "limit", openers="jacks", ante=25)
+    r = spec.new_round(config, ())
+    # the button is box 1: box 2 is dealt Jh Jd 8s 9h Kh (jacks), box 3 2c 4c 6h 8c Qc, box 1 3d 5d 7s Td 9d
+    events = [Bet(1, "buy_in", 5000), Bet(2, "buy_in", 5000), Bet(3, "buy_in", 5000), CloseBets(),
+              *cards("Jh 2c 3d Jd 4c 5d 8s 6h 7s 9h 8c Td Kh Qc 9d")]
+    list(play_checked(r, *events))
+    assert r.legal() == {"waiting": "action", "box": 2, "actions": ["check", "bet"], "call": 0, "min_to": 100,
+                         "max_to": 100}
+    assert r.waiting_for() == "box 2 to act: check, bet to 100..100"
+    list(play_checked(r, Action(2, "bet", amount=100)))
+    assert r.opened and r.legal()["actions"] == ["fold", "call", "raise"]  # box 3 may call or raise without openers
+    answers = [a for _, a in play_checked(
+        r, Action(3, "raise", amount=200), Action(1, "fold"), Action(2, "call"),
+        Action(2, "draw", cards=tuple(parse_card(c) for c in ("8s", "9h", "Kh"))), Action(3, "stand_pat"),
+        *cards("As Ks Qs Js"))]
+    assert all(isinstance(a, Accepted) for a in answers)
+    # after the draw box 2, with his jacks, and box 3, with queen high, may both bet: the hand is open
+    legal = r.legal()
+    assert legal["box"] == 2 and "bet" in legal["actions"]
+    list(play_checked(r, Action(2, "check")))
+    assert r.legal()["box"] == 3 and "bet" in r.legal()["actions"]
+    list(play_checked(r, Action(3, "bet", amount=200), Action(2, "fold")))
+    assert r.complete and r.stacks == {1: 4975, 2: 4775, 3: 5250}
+
+
+@pytest.mark.parametrize("variant", ["limit", "pot-limit", "no-limit"])
+def test_jacks_or_better_what_the_round_offers_is_what_it_takes_in_random_hands(monkeypatch, variant):
+    """Random hands (the cross-check's players choose only among what the round offers and fail on a refusal),
+    with every offer checked against what the round takes after every event."""
+    import random
+
+    from controller.games.poker_room.crosscheck import random_hand
+    from controller.games.poker_room.round import PokerRoomRound
+
+    apply = PokerRoomRound.apply
+    checked = []
+
+    def checking(self: PokerRoomRound, event: object) -> object:
+        answer = apply(self, event)
+        prompt = next((e for e in reversed(answer.effects) if isinstance(e, Prompt)), None) \
+            if isinstance(answer, Accepted) else None
+        if prompt is not None and not self.complete and self.hand is not None:
+            legal = offered_is_taken(self, prompt, apply)
+            checked.append((self.opened, legal.get("actions")))
+        return answer
+
+    spec, config = games.configure("five-card-draw", variant, {"buy_in": 1, "openers": "jacks", "ante": 25,
+                                                                  "draws": 2})
+    rng = random.Random(f"openers:{variant}")
+    monkeypatch.setattr(PokerRoomRound, "apply", checking)
+    for _ in range(12):
+        random_hand(spec, config, rng)
+    assert (False, ["check"]) in checked and any(not opened and "bet" in (acts or ()) for opened, acts in checked)
+
+
 def test_the_three_betting_structures_bound_the_raise():
     for variant, high in (("pot-limit", 350), ("no-limit", 5000), ("limit", 200)):
         spec, config = table("texas-holdem", variant)
