@@ -52,6 +52,7 @@ from controller.runtime.table import Table
 from controller.runtime.web import server as web_terminal
 
 OUTPUTS = ("sign", "tower", "jackpot_display")
+IDLE_CHECKPOINT_S = 0.5  # no commit for this long: the loop checkpoints the journal's WAL
 
 
 class StartError(RuntimeError):
@@ -155,6 +156,7 @@ class Daemon:
             self.floor_link = FloorLink(table, self.config.floor, table.wiring.progressive_spot)
             table.listeners.append(self.floor_link.after_commit)
             table.gates.append(self.floor_link.gate)
+        table.listeners.append(self._checkpoint_when_idle(table, loop))  # last: after every effect of a commit
         running.show(table, [])
         simulation = None
         if self.given_inputs:  # drivers injected by the caller (tests, embedders) are used as given
@@ -183,8 +185,6 @@ class Daemon:
                 pass
         tasks = [asyncio.create_task(running.drain_commands()), asyncio.create_task(running.watch())]
         tasks += await services.start(loop)  # console, systemd ready and watchdog
-        self.web, terminal_tasks = web_terminal.start(self, loop)  # the dealer terminal and the pit view
-        tasks += terminal_tasks
         floor_task = None  # stopped last: it sends what the journal holds, the stop record included
         if self.floor_link is not None:
             floor_task = asyncio.create_task(self._guard("floor link", self.floor_link.run))
@@ -209,6 +209,10 @@ class Daemon:
             ready_s=round(self.ready_s, 3))
         running.check_done(table, [])
         try:
+            # the dealer terminal and the pit view come up right after ready (the table already takes cards and
+            # bets from its devices): its web server's modules load off the start's path
+            self.web, terminal_tasks = web_terminal.start(self, loop)
+            tasks += terminal_tasks
             await running.stopped.wait()
         finally:
             running.closing = True
@@ -279,6 +283,34 @@ class Daemon:
                 asyncio.get_running_loop().call_soon(write)
             head[:] = [(seq, digest)]
         return follow
+
+    @staticmethod
+    def _checkpoint_when_idle(table: Table, loop: asyncio.AbstractEventLoop,
+                              idle_s: float = IDLE_CHECKPOINT_S) -> Callable[[Table, Any], None]:
+        """Once no commit came for ``idle_s`` and enough came since the last checkpoint (Journal.checkpoint_due),
+        the loop copies the journal's WAL into its file (Journal.checkpoint): SQLite's own checkpoint, inside the
+        commit that brings the WAL to 1,000 pages, no longer comes, and the next commits reuse the WAL from its
+        start instead of making it longer. Every commit was durable before (synchronous=FULL). A commit only notes
+        its time; one timer at a time."""
+        last = [0.0]
+        timer: list[asyncio.TimerHandle] = []
+
+        def due() -> None:
+            wait = last[0] + idle_s - loop.time()
+            if wait > 0:  # a commit came meanwhile: wait for the quiet again
+                timer[:] = [loop.call_later(wait, due)]
+                return
+            timer.clear()
+            if table.journal.checkpoint_due:
+                table.journal.checkpoint()
+
+        def after_commit(_table: Table, records: Any) -> None:
+            if not records:
+                return
+            last[0] = loop.time()
+            if not timer:
+                timer.append(loop.call_later(idle_s, due))
+        return after_commit
 
     def _stop_record(self, table: Table, reason: str) -> None:
         """A clean stop is journaled (a crash leaves none), and the sealed state is flushed to the disk."""

@@ -93,12 +93,16 @@ def record_hash(seq: int, mono_ns: int, wall_ns: int, kind: str, round_: int, bo
     return hashlib.sha256(hashed_text(seq, mono_ns, wall_ns, kind, round_, body_text, prev)).hexdigest()
 
 
+CHECKPOINT_AFTER_COMMITS = 100  # an idle checkpoint after this many commits (a card's commit: 2 to 3 WAL pages)
+
+
 class Journal:
     """One table's journal file. Not thread-safe: only the event loop uses it."""
 
     def __init__(self, path: str | Path, *, readonly: bool = False, sign: Callable[[str], str] | None = None,
                  on_commit: Callable[[int, str], None] | None = None) -> None:
         self.path = Path(path)
+        self.readonly = readonly
         self.broken: str | None = None
         self.sign = sign  # record hash -> signature (controller/runtime/integrity.py); None: unsigned
         self.on_commit = on_commit  # (seq, head hash) after each commit: the sealed state file follows the head
@@ -123,6 +127,7 @@ class Journal:
         self.last_seq: int = row[0] if row else 0
         self.last_hash: str = row[1] if row else GENESIS
         self._tag: dict[str, Any] | None = None
+        self.commits_since_checkpoint = 0
 
     def _columns(self) -> set[str]:
         return {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
@@ -184,11 +189,36 @@ class Journal:
             self.broken = f"{self.path}: cannot commit: {exc}"
             raise JournalError(self.broken) from None
         self.last_seq, self.last_hash = seq, prev
+        self.commits_since_checkpoint += 1
         if link_seq:
             self._tag = None
         if self.on_commit is not None:
             self.on_commit(seq, prev)
         return out
+
+    def checkpoint(self) -> int | None:
+        """Copy the committed WAL frames into the database file, without waiting for any reader (PASSIVE).
+
+        Each commit is durable once its frames are in the WAL and synced (``synchronous=FULL``); a checkpoint only
+        moves what is already committed. Once every frame is copied, the next commit writes the WAL from its start,
+        over blocks the disk already holds, instead of making the file longer; that commit also syncs the WAL's
+        new header (one more sync), hence ``checkpoint_due``. SQLite's own checkpoint at 1,000 pages, inside a
+        commit, stays as the fallback. Returns the frames still to copy (0: all), or None when there is nothing to
+        do it on (read-only, broken, closed or an error: the next commit reports a real fault).
+        """
+        if self.readonly or self.broken:
+            return None
+        try:
+            _busy, frames, copied = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error:
+            return None
+        self.commits_since_checkpoint = 0
+        return max(frames - copied, 0) if frames >= 0 else None
+
+    @property
+    def checkpoint_due(self) -> bool:
+        """Enough commits since the last checkpoint (about 1 MB of WAL) to be worth one when the table is idle."""
+        return self.commits_since_checkpoint >= CHECKPOINT_AFTER_COMMITS
 
     # -- reading
 

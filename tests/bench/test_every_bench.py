@@ -26,6 +26,7 @@ TINY: dict[str, list[list[str]]] = {
     "daemon.py": [["--cards", "40", "--rounds", "3", "--idle-seconds", "0.3"]],
     "daemon_latency.py": [["--cards", "30", "--journal", "{tmp}/latency.sqlite"],
                           ["--cards", "20", "--turns", "2", "--nice", "0", "--base", "HEAD"]],
+    "journal_commit.py": [["--cards", "12", "--turns", "2", "--warm", "8", "--round", "3"]],
     "journal_integrity.py": [["--records", "200", "--folder", "{tmp}/jbench"]],
     "floor.py": [["--tables", "2", "--seconds", "1", "--outage", "1", "--no-cluster"]],
     "gpio_tick.py": [[]],

@@ -158,3 +158,41 @@ def test_injected_drivers_post_from_their_own_thread_and_outputs_see_only_commit
     settled_at = next(r.seq for r in journal.records(kinds=("event",)) if r.body["complete"])
     with_result = [seq for seq, s in shown if "LAST Punto" in " ".join(s["lines"]) and "Punto wins" in " ".join(s["lines"])]
     assert with_result and min(with_result) >= settled_at  # the result is shown only once its record is committed
+
+
+def test_the_loop_checkpoints_the_journal_once_the_commits_pause(tmp_path: Path, monkeypatch) -> None:
+    from controller.events import Bet
+    from controller.runtime import journal as journal_module
+    from controller.runtime.table import Table
+
+    monkeypatch.setattr(journal_module, "CHECKPOINT_AFTER_COMMITS", 3)
+    table = Table.open(punto_config(tmp_path))
+    calls: list[int] = []
+    checkpoint = table.journal.checkpoint
+
+    def counted() -> int | None:
+        calls.append(table.journal.last_seq)
+        return checkpoint()
+    table.journal.checkpoint = counted  # type: ignore[method-assign]
+
+    async def session() -> None:
+        loop = asyncio.get_running_loop()
+        table.listeners.append(Daemon._checkpoint_when_idle(table, loop, idle_s=0.2))
+        for n in range(6):  # commits closer together than the pause: no checkpoint between them
+            table.submit("bets", Bet(1, "banco", 1000 + n))
+            await asyncio.sleep(0.05)
+        assert calls == []
+        await asyncio.sleep(0.4)
+        assert calls == [table.journal.last_seq]  # once, after the last commit
+        assert table.journal.commits_since_checkpoint == 0
+        await asyncio.sleep(0.4)
+        assert len(calls) == 1  # no commit since: no timer left
+        table.submit("bets", Bet(2, "punto", 500))
+        await asyncio.sleep(0.4)
+        assert len(calls) == 1  # one commit since the last: not worth a checkpoint yet
+        for n in range(2):
+            table.submit("bets", Bet(3, "punto", 500 + n))
+        await asyncio.sleep(0.4)
+        assert calls == [calls[0], table.journal.last_seq]
+    asyncio.run(session())
+    table.journal.close()

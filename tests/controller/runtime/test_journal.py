@@ -140,3 +140,34 @@ def test_journal_cli_verify_tail_and_errors(tmp_path: Path) -> None:
     assert done.returncode == 2 and "round 99 is not in this journal" in done.stderr
     done = run_tablectl("journal", "verify", str(tmp_path / "none.sqlite"))
     assert done.returncode == 2 and "no journal here" in done.stderr
+
+
+def test_a_checkpoint_lets_the_next_commits_reuse_the_wal_from_its_start(tmp_path: Path) -> None:
+    table = Table.open(punto_config(tmp_path))
+    journal, wal = table.journal, Path(str(table.journal.path) + "-wal")
+    play_coups(table, SHOE, 3)
+    assert journal.checkpoint() == 0  # every committed frame copied into the file
+    size = wal.stat().st_size
+    play_coups(table, SHOE, 3)  # as many commits again: written over the WAL's start, the file no longer
+    assert wal.stat().st_size <= size
+    assert journal.checkpoint() == 0
+    seq, head = journal.last_seq, journal.last_hash
+    report = verify(journal)
+    assert report["ok"], report["problems"]
+    journal.close()
+    again = Journal(journal.path, readonly=True)  # nothing lost: every commit was already in the WAL
+    assert (again.last_seq, again.last_hash) == (seq, head)
+    assert [r.seq for r in again.records()] == list(range(1, seq + 1))
+    assert again.checkpoint() is None  # a reader does not write
+    again.close()
+
+
+def test_a_checkpoint_on_a_closed_or_broken_journal_does_nothing(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    journal.append([("start", 0, {"pid": 1})])
+    journal.close()
+    assert journal.checkpoint() is None
+    broken = Journal(tmp_path / "k.sqlite")
+    broken.broken = "k.sqlite: cannot commit: disk I/O error"
+    assert broken.checkpoint() is None
+    broken.close()
