@@ -327,7 +327,8 @@ def from_mapping(data: Mapping[str, Any], source: str, lookup: Callable[[str], G
     devices = _devices(c, c.table(data, "devices"), base_dir)
     pin_map = _pin_map(c, devices, base_dir, spec)
     jackpot_section = c.table(data, "jackpot")
-    jackpots = _jackpots(c, jackpot_section)
+    given_by_game = spec.fed_contributions(round_config) if spec is not None and round_config is not None else {}
+    jackpots = _jackpots(c, jackpot_section, given_by_game, spec.id if spec is not None else "")
     if spec is not None and round_config is not None:
         _fed_meters(c, spec, round_config, jackpot_section)
 
@@ -596,11 +597,15 @@ def _fed_meters(c: _Checker, spec: GameSpec, round_config: RoundConfig, section:
     for option, meter in spec.fed_meters(round_config).items():
         if meter not in section:
             c.bad(f"options.{option}", meter, f"the meter {spec.id} feeds needs a [jackpot.{meter}] section "
-                                              f"(base, contribution) in this file (meters here: "
+                                              f"(its base) in this file (meters here: "
                                               f"{', '.join(section) or 'none'})")
 
 
-def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, ...]:
+def _jackpots(c: _Checker, section: Mapping[str, Any], given_by_game: Mapping[str, int | None],
+              game: str) -> tuple[JackpotConfig, ...]:
+    """The [jackpot.NAME] meters. On a meter the game feeds, the game gives every contribution's amount (its
+    ``progressive_contribution`` option per chip, or the rake and drop it computes): ``contribution`` may then be
+    left out and is refused where it says anything else, since it would change nothing (one source of truth)."""
     out: list[JackpotConfig] = []
     for name, meter in section.items():
         key = f"jackpot.{name}"
@@ -615,7 +620,16 @@ def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, .
         base, contribution = meter.get("base", _MISSING), meter.get("contribution", _MISSING)
         cap, overflow = meter.get("cap"), meter.get("overflow", False)
         ok = True
-        for sub, value in (("base", base), ("contribution", contribution)):
+        checked: tuple[tuple[str, Any], ...] = (("base", base), ("contribution", contribution))
+        if name in given_by_game:
+            checked = (("base", base),)
+            ok = _game_contribution(c, key, contribution, given_by_game[name], game)
+            if ok:
+                contribution = given_by_game[name] or 0
+        for sub, value in checked:
+            if value is _MISSING and sub == "contribution" and any(m not in section for m in given_by_game):
+                ok = False  # a fed meter the file lacks has its line (options.meter ...): the likely fix is there
+                continue
             if value is _MISSING or amount(value):
                 c.bad(f"{key}.{sub}", value, "an amount in minor units, 0 or more")
                 ok = False
@@ -638,6 +652,25 @@ def _jackpots(c: _Checker, section: Mapping[str, Any]) -> tuple[JackpotConfig, .
         if ok:
             out.append(JackpotConfig(name, base, contribution, cap, overflow, link))
     return tuple(out)
+
+
+def _game_contribution(c: _Checker, key: str, contribution: Any, fixed: int | None, game: str) -> bool:
+    """Whether a fed meter's ``contribution`` agrees with what the game adds (left out always does)."""
+    if contribution is _MISSING:
+        return True
+    if fixed is not None:
+        if contribution == fixed and not isinstance(contribution, bool):
+            return True
+        c.bad(f"{key}.contribution", contribution,
+              f"{game} adds options.progressive_contribution ({fixed}) per progressive chip to this meter: leave "
+              f"contribution out (or set it to {fixed}) and change options.progressive_contribution instead")
+        return False
+    if contribution == 0 and not isinstance(contribution, bool):
+        return True
+    c.bad(f"{key}.contribution", contribution,
+          f"{game} gives every amount on this meter itself (the rake, the time charge, the drop): leave "
+          f"contribution out (or 0); the game's options set what the meter gets")
+    return False
 
 
 EXAMPLES = HW / "tables"
@@ -693,11 +726,6 @@ def _example(game: str, variant: str | None) -> dict[str, Any] | None:
             variant = games.load_game(game).variants[0].id
         except ValueError:
             return None
-    path = EXAMPLES / f"{game}-{variant}.toml"
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
     path = EXAMPLES / f"{game}-{variant}.toml"
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))

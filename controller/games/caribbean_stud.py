@@ -225,6 +225,7 @@ SPEC = GameSpec(
     reader=ReaderSpec("shoe"),
     progressive_spots=("progressive",),
     strategy="poker",
+    meters=lambda config: {"meter": config["meter"]} if config["progressive"] else {},
     new_round=lambda config, carried: CaribbeanStudRound(config, carried),
     paytable_file="caribbean-stud.toml",
     interpretations=(

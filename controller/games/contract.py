@@ -393,6 +393,14 @@ class GameSpec:
         """The jackpot meters a table set up as ``config`` feeds or pays from, by the option naming each."""
         return self.meters(config) if self.meters is not None else {}
 
+    def fed_contributions(self, config: RoundConfig) -> Mapping[str, int | None]:
+        """What the game adds to each meter it feeds, by meter: the ``progressive_contribution`` option per
+        progressive chip where the game has one (the game sends that amount with every contribution), else None
+        (the game computes every amount itself, as the poker room's rake and drop, or only pays from the meter).
+        A ``[jackpot.NAME].contribution`` never changes what such a meter gets; config check holds it to this."""
+        fixed = config.get("progressive_contribution")
+        return {meter: fixed if isinstance(fixed, int) else None for meter in self.fed_meters(config).values()}
+
     def takes_button_action(self, action: str) -> bool:
         """Whether a pin map's default ``action`` for a button applies at this game's table: the table's own
         actions, the game's declared actions, ``confirm`` where a camera's unsure result can be held, and the

@@ -259,8 +259,8 @@ def _oasis(tmp_path: Path, old: str, new: str) -> Path:
 
 @pytest.mark.parametrize("old, new, words", [
     ('meter = "oasis-progressive"', 'meter = "oasis-prog"',
-     "options.meter = 'oasis-prog': the meter oasis-stud feeds needs a [jackpot.oasis-prog] section (base, "
-     "contribution) in this file (meters here: oasis-progressive)"),
+     "options.meter = 'oasis-prog': the meter oasis-stud feeds needs a [jackpot.oasis-prog] section (its "
+     "base) in this file (meters here: oasis-progressive)"),
     ("[jackpot.oasis-progressive]", "[jackpot.other]", "needs a [jackpot.oasis-progressive] section"),
     ('meter = "oasis-progressive"', "", "options.meter = 'oasis-stud': the meter oasis-stud feeds needs a "
                                         "[jackpot.oasis-stud] section"),  # the option's default names no meter here
@@ -335,3 +335,107 @@ def test_the_holdem_progressives_need_their_meter_too(tmp_path: Path, example: s
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: options.meter = 'no-such-meter': ") and \
         f"(meters here: {meter})" in lines[0], lines
+
+
+def _example(tmp_path: Path, name: str, old: str = "", new: str = "") -> Path:
+    """The example table ``name`` with ``old`` replaced by ``new`` (its pin map found from here)."""
+    text = (ROOT / "hw" / "tables" / name).read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new, 1).replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"')
+    text = text.replace('"../dealer-panel.toml"', f'"{ROOT / "hw" / "dealer-panel.toml"}"')
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+NO_KEY = "# no contribution key: each chip adds options.progressive_contribution (docs/configuration.md)"
+
+
+@pytest.mark.parametrize("example, meter, game_value", [
+    ("oasis-stud-fi-progressive.toml", "oasis-progressive", 15), ("caribbean-stud-dk.toml", "cs-progressive", 35),
+    ("ultimate-texas-holdem-i.toml", "uth-progressive", 70), ("texas-holdem-bonus-a.toml", "thb-progressive", 70)])
+def test_a_fed_meters_contribution_is_the_games_option_and_another_figure_is_refused(
+        tmp_path: Path, example: str, meter: str, game_value: int) -> None:
+    """The game sends its progressive_contribution with every contribution, so [jackpot.X].contribution changes
+    nothing: left out, the meter reports the game's figure; the same figure is accepted; any other is one line,
+    exit 2, naming the key and the option that sets it."""
+    config = table_config.load(_example(tmp_path, example))
+    (jackpot,) = config.jackpots
+    assert jackpot.name == meter and jackpot.contribution == config.round_config["progressive_contribution"]
+    assert jackpot.contribution == game_value
+    same = table_config.load(_example(tmp_path, example, NO_KEY, f"contribution = {game_value}"))
+    assert same.jackpots == config.jackpots
+    path = _example(tmp_path, example, NO_KEY, f"contribution = {game_value + 1}")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert lines == [f"tablectl: {path}: jackpot.{meter}.contribution = {game_value + 1}: {config.spec.id} adds "
+                     f"options.progressive_contribution ({game_value}) per progressive chip to this meter: leave "
+                     f"contribution out (or set it to {game_value}) and change options.progressive_contribution "
+                     f"instead"], lines
+
+
+def test_a_meter_the_game_does_not_feed_still_needs_its_contribution(tmp_path: Path) -> None:
+    """The progressive off, the section is the table's own meter: its contribution is required as before."""
+    path = _example(tmp_path, "caribbean-stud-dk.toml", "progressive = true", "progressive = false")
+    with pytest.raises(table_config.ConfigError) as err:
+        table_config.load(path)
+    assert [p for p in err.value.problems if "jackpot.cs-progressive.contribution" in p], err.value.problems
+    path = _example(tmp_path, "caribbean-stud-dk.toml", NO_KEY, "contribution = 12")
+    path.write_text(path.read_text(encoding="utf-8").replace("progressive = true", "progressive = false"),
+                    encoding="utf-8")
+    assert table_config.load(path).jackpots[0].contribution == 12
+
+
+def test_caribbean_studs_progressive_is_on_by_default_and_needs_its_meter(tmp_path: Path) -> None:
+    """003 makes the progressive part of the game: on by default, so a table without its meter is refused
+    (every progressive chip would be refused when the bets close) until it sets progressive = false."""
+    text = (ROOT / "hw" / "tables" / "caribbean-stud-dk.toml").read_text(encoding="utf-8")
+    text = text[:text.index("[jackpot.cs-progressive]")] + text[text.index("[journal]"):]
+    for line in ("progressive = true", 'meter = "cs-progressive"'):
+        text = text.replace(line + "\n", "", 1) if line + "\n" in text else text
+    path = tmp_path / "cs.toml"
+    path.write_text(text.replace('"../progressive-7.toml"', f'"{ROOT / "hw" / "progressive-7.toml"}"'),
+                    encoding="utf-8")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: options.meter = 'caribbean-stud': the meter "
+                                                   "caribbean-stud feeds needs a [jackpot.caribbean-stud]"), lines
+    path.write_text(path.read_text(encoding="utf-8").replace("[options]\n", "[options]\nprogressive = false\n"),
+                    encoding="utf-8")
+    assert table_config.load(path).jackpots == ()
+
+
+@pytest.mark.parametrize("meter, option", [("rake", "rake_meter"), ("bad_beat", "jackpot_meter"),
+                                           ("bad_beat_drop", "drop_meter")])
+def test_the_poker_rooms_meters_must_be_configured_and_take_no_contribution(tmp_path: Path, meter: str,
+                                                                           option: str) -> None:
+    """The room gives every amount itself (rake, time charge, drop) and pays the bad beat by shares: a meter it
+    names must be a [jackpot.NAME] of the file, and a contribution there (other than 0) is refused."""
+    example = "texas-holdem-no-limit.toml"
+    config = table_config.load(_example(tmp_path, example))
+    assert {j.name: j.contribution for j in config.jackpots} == {"rake": 0, "bad_beat": 0, "bad_beat_drop": 0}
+    assert config.spec.fed_meters(config.round_config) == {"rake_meter": "rake", "jackpot_meter": "bad_beat",
+                                                           "drop_meter": "bad_beat_drop"}
+    path = _example(tmp_path, example, f"[jackpot.{meter}]", "[jackpot.unused]\ncontribution = 0")
+    done = run_tablectl("config", "check", str(path))
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tablectl: {path}: options.{option} = '{meter}': the meter "
+                                                   f"{config.spec.id} feeds needs a [jackpot.{meter}]"), lines
+    path = _example(tmp_path, example, f"[jackpot.{meter}]", f"[jackpot.{meter}]\ncontribution = 5")
+    with pytest.raises(table_config.ConfigError) as err:
+        table_config.load(path)
+    assert err.value.problems == [f"{path}: jackpot.{meter}.contribution = 5: {config.spec.id} gives every amount on "
+                                  "this meter itself (the rake, the time charge, the drop): leave contribution out "
+                                  "(or 0); the game's options set what the meter gets"], err.value.problems
+    assert table_config.load(_example(tmp_path, example, f"[jackpot.{meter}]",
+                                      f"[jackpot.{meter}]\ncontribution = 0")).jackpots == config.jackpots
+
+
+def test_a_poker_room_without_the_bad_beat_needs_only_its_rake_meter(tmp_path: Path) -> None:
+    path = _example(tmp_path, "texas-holdem-no-limit.toml", "bad_beat = true", "bad_beat = false")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("[jackpot.bad_beat]")] + text[text.index("[journal]"):], encoding="utf-8")
+    assert [j.name for j in table_config.load(path).jackpots] == ["rake"]

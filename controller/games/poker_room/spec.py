@@ -160,7 +160,18 @@ def _spec(rule: GameRule) -> GameSpec:
         new_round=_new_round,
         interpretations=interpretations,
         validate=lambda config: _validate(rule, config),
+        meters=room_meters,
     )
+
+
+def room_meters(config: RoundConfig) -> dict[str, str]:
+    """The meters a poker room table feeds or pays from (``GameSpec.meters``): ``rake_meter`` when set, and with
+    the bad beat jackpot on its ``jackpot_meter`` and ``drop_meter``. The game gives every amount (the rake, the
+    time charge, the drop) and the hits' shares itself."""
+    out = {"rake_meter": config["rake_meter"]} if config["rake_meter"] else {}
+    if config["bad_beat"]:
+        out.update(jackpot_meter=config["jackpot_meter"], drop_meter=config["drop_meter"])
+    return out
 
 
 SPECS: tuple[GameSpec, ...] = tuple(_spec(rule) for rule in RULES)
