@@ -573,7 +573,8 @@ class RouletteReader:
             self.missing += 1
             return None
         frames = at - self.last_seen
-        delta = ((first - self.ball_prev) * sign) % (2 * math.pi)
+        prev = first if self.ball_prev is None else self.ball_prev  # (never None here: see the caller)
+        delta = ((first - prev) * sign) % (2 * math.pi)
         lo = max(0.0, step - 0.03) * frames * 0.9 - 0.1
         hi = (before + 0.03) * frames * 1.1 + 0.1
         fits = [k for k in range(int(hi / (2 * math.pi)) + 2) if lo <= delta + 2 * math.pi * k <= hi]

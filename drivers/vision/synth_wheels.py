@@ -195,7 +195,7 @@ def frames(seed: int, condition: str, outcome: str, trace: list | None = None) -
             for aa, rr in ((a - deflect_w, 196), (a, 182), (a + deflect_w, 196), (a, 207)):
                 pts.append((cx + rr * math.cos(aa), cy + rr * math.sin(aa)))
             cv2.fillConvexPoly(bowl, np.array(pts, np.int32), (200, 205, 210), cv2.LINE_AA)
-    glare_mask = None
+    glare_mask: np.ndarray | None = None
     moving_glare = (0, 0)
     if condition == "glare":
         ga0 = float(ev.uniform(0, 2 * math.pi))
@@ -204,8 +204,8 @@ def frames(seed: int, condition: str, outcome: str, trace: list | None = None) -
         centre_pt = (cx + 199 * math.cos(ga0), cy + 199 * math.sin(ga0))
         axes = (int(199 * span / 2), int(float(ev.uniform(14, 24))))
         cv2.ellipse(gm, (int(centre_pt[0]), int(centre_pt[1])), axes, math.degrees(ga0) + 90, 0, 360, 1.0, -1)
-        gm = cv2.GaussianBlur(gm, (0, 0), 4)
-        glare_mask = np.clip(gm * 1.6, 0, 1)[..., None]
+        soft = cv2.GaussianBlur(gm, (0, 0), 4)
+        glare_mask = np.clip(soft * 1.6, 0, 1)[..., None]
         mstart = int(ev.integers(lead, lead + p.track_frames))
         moving_glare = (mstart, mstart + int(ev.integers(10, 40)))
         mg_angle, mg_speed = float(ev.uniform(0, 2 * math.pi)), float(ev.uniform(-0.05, 0.05))
