@@ -157,13 +157,28 @@ class DiceCalibration:
 
 @dataclass(frozen=True)
 class RouletteCalibration:
-    """Wheel geometry in the image: centre, ball track and pocket ring radii, frame size."""
+    """Wheel geometry: centre, ball track and pocket ring radii, frame size.
+
+    Without ``plane`` these are in the image (a camera overhead).  With ``plane`` (a camera tilted off
+    overhead: nine numbers, a 3x3 homography row by row) the centre and radii are in the wheel's plane seen
+    from straight above, and ``plane`` maps that plane's points to the image.
+    """
 
     centre: tuple[float, float]
     pocket_radius: float  # radius of the pocket ring's middle
     track_radius: float  # radius of the ball track (outer)
     inner_radius: float  # rotor cone radius inside the pockets
     size: tuple[int, int]
+    plane: tuple[float, ...] | None = None
+
+    def to_image(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Points of the wheel's plane where the camera sees them (the same points without ``plane``)."""
+        if self.plane is None:
+            return xs, ys
+        h = np.asarray(self.plane, np.float64).reshape(3, 3)
+        x, y = np.asarray(xs, np.float64), np.asarray(ys, np.float64)
+        d = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+        return (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / d, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / d
 
     def check(self, frame: np.ndarray) -> str:
         """'' when the wheel is where calibrated: the rim ring must be darker/lighter than the track."""
@@ -179,7 +194,8 @@ class RouletteCalibration:
         for k in range(16):
             a = 2 * math.pi * k / 16
             for r, bucket in ((self.track_radius * 1.12, outer), (self.track_radius * 0.97, track)):
-                x, y = int(cx + r * math.cos(a)), int(cy + r * math.sin(a))
+                px, py = self.to_image(np.array([cx + r * math.cos(a)]), np.array([cy + r * math.sin(a)]))
+                x, y = int(px[0]), int(py[0])
                 if 0 <= x < gray.shape[1] and 0 <= y < gray.shape[0]:
                     bucket.append(float(gray[y, x]))
         if len(outer) < 12 or len(track) < 12:
@@ -191,7 +207,8 @@ class RouletteCalibration:
     def to_json(self) -> dict[str, Any]:
         return {"kind": "roulette", "centre": [round(c, 2) for c in self.centre],
                 "pocket_radius": round(self.pocket_radius, 2), "track_radius": round(self.track_radius, 2),
-                "inner_radius": round(self.inner_radius, 2), "size": list(self.size)}
+                "inner_radius": round(self.inner_radius, 2), "size": list(self.size)} | (
+                    {} if self.plane is None else {"plane": [round(v, 9) for v in self.plane]})
 
 
 def save(path: Path, calibration: DiceCalibration | RouletteCalibration) -> None:
@@ -239,8 +256,17 @@ def load(path: Path) -> DiceCalibration | RouletteCalibration:
         centre = doc.get("centre")
         if not (isinstance(centre, list) and len(centre) == 2 and all(isinstance(c, (int, float)) for c in centre)):
             raise CalibrationError(f"{where}: 'centre' must be [x, y]")
+        plane = doc.get("plane")
+        if plane is not None:
+            if not (isinstance(plane, list) and len(plane) == 9
+                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                            for v in plane)):
+                raise CalibrationError(f"{where}: 'plane' must be 9 numbers (a 3x3 homography, row by row)")
+            if abs(float(np.linalg.det(np.asarray(plane, float).reshape(3, 3)))) < 1e-12:
+                raise CalibrationError(f"{where}: 'plane' is not an invertible homography")
         return RouletteCalibration((float(centre[0]), float(centre[1])),
                                    _number(doc, "pocket_radius", where, 5, 5000),
                                    _number(doc, "track_radius", where, 5, 5000),
-                                   _number(doc, "inner_radius", where, 1, 5000), (size[0], size[1]))
+                                   _number(doc, "inner_radius", where, 1, 5000), (size[0], size[1]),
+                                   None if plane is None else tuple(float(v) for v in plane))
     raise CalibrationError(f"{where}: 'kind' must be \"dice\" or \"roulette\", got {kind!r}")

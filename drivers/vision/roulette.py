@@ -41,16 +41,18 @@ STEP = 2 * math.pi / 37
 REST_SPREAD = 0.04  # radians (about a quarter of a pocket): how far a resting ball's sightings may scatter
 ANGLES = 360
 SEAM_PAD = 16  # columns repeated across the polar view's seam: wider than a ball (12) or a ball on a fret
+STREAK_LEVEL = 16  # above its ring's median: a ball drawn out by the shutter at speed (a ball's own is about 100)
+STREAK_COLUMNS = 40  # the longest streak taken for the ball (degrees of the polar view)
 
 
 @dataclass(frozen=True)
 class RouletteOptions:
     min_turns: float = 3.0  # ball turns on the track below which the spin is void
     rest_frames: int = 8  # frames the ball must keep its pocket (8 at 30 fps: 267 ms)
-    lost_frames: int = 12  # frames without the ball, mid-spin, before the spin is called lost
+    lost_frames: int = 150  # frames without the ball, mid-spin, before the spin is called lost (5 s at 30 fps)
     fret_margin: float = 0.4  # share of a pocket width off centre beyond which the ball is on a fret
     clockwise: bool = True  # pocket order runs clockwise as the camera sees the wheel
-    max_gap: int = 8  # a spin whose ball went unseen this many frames in a row is unsure, not bridged
+    max_gap: int = 8  # a gap this long is counted in SpinResult.gap's reports (the turns are bounded across any gap)
     occluded_degrees: int = 20  # an unbroken arc this wide unlike the rest of the track: something over it
     drop_frames: int = 3  # sightings in a row inside the track before the ball counts as dropped into the pockets
 
@@ -65,6 +67,8 @@ class SpinResult:
     rotor_direction: str | None
     gap: int = 0  # the longest run of frames the ball was not seen mid-spin (not in the JSON)
     occluded: int = 0  # frames mid-spin the calibration check failed (something over the wheel)
+    confidence: float | None = None  # ok: the ball's clearance from the frets (1 = the pocket's centre,
+    # 0 = the fret margin); void: how far the spin was from the rule's line (1 = the direction); not in the JSON
 
     def as_json(self) -> dict[str, Any]:
         return {"number": self.number, "frame": self.frame, "status": self.status, "reason": self.reason,
@@ -130,8 +134,12 @@ class RouletteReader:
         r_in, r_out = calibration.inner_radius, calibration.track_radius
         self.radii = np.linspace(r_in - 4, r_out + 24, 40).astype(np.float32)
         theta = np.linspace(0, 2 * math.pi, ANGLES, endpoint=False).astype(np.float32)
-        self.map_x = (cx + self.radii[:, None] * np.cos(theta)[None, :]).astype(np.float32)
-        self.map_y = (cy + self.radii[:, None] * np.sin(theta)[None, :]).astype(np.float32)
+        # Where each cell of the polar view lies in the image: through the plane's homography when the
+        # camera is tilted (the polar view is then of the wheel's plane, where its rings are circles).
+        xs, ys = calibration.to_image(cx + self.radii[:, None] * np.cos(theta)[None, :],
+                                      cy + self.radii[:, None] * np.sin(theta)[None, :])
+        self.map_x = np.asarray(xs, np.float32)
+        self.map_y = np.asarray(ys, np.float32)
         pr = calibration.pocket_radius
         ring_r = pr + 0.55 * (calibration.pocket_radius - calibration.inner_radius)
         self.zero_row = int(np.argmin(np.abs(self.radii - ring_r)))
@@ -139,6 +147,17 @@ class RouletteReader:
                             int(np.argmin(np.abs(self.radii - (2 * pr - calibration.inner_radius)))))
         self.track_row = int(np.argmin(np.abs(self.radii - (r_out - 0.5 * (r_out - ring_r) / 2))))
         self._polar: np.ndarray = np.zeros((len(self.radii), ANGLES, 3), np.uint8)  # the last frame's polar unwrap
+        low = (pr + r_out) / 2 + 4
+        self.track_rows_from = int(np.searchsorted(self.radii, (pr + r_out) / 2))  # rows from here: the track
+        self.streak_rows = (int(np.searchsorted(self.radii, low)), int(np.searchsorted(self.radii, r_out + 5)))
+        # per column of the track band: how often it differed from its ring while no spin was on (a moving mean)
+        self.static = np.zeros(ANGLES, np.float32)
+        self.still_spots = np.zeros((len(self.radii), ANGLES), np.int16)  # bright spots still while no spin is on
+        self._still_sum = np.zeros((len(self.radii), ANGLES), np.float32)
+        self.learned = 0  # frames those were learned from
+        self._diff = self.still_spots
+        self._cover = np.zeros(ANGLES, bool)  # the last frame's columns with something over the wheel
+        self._raw_cover = self._cover  # the same before the wheel's own look is taken out
         self.reset()
 
     def reset(self) -> None:
@@ -169,12 +188,16 @@ class RouletteReader:
         self.back_run = 0  # after a "drop": sightings in a row of the ball still circling on the track
         self.back_travel = 0.0
         self.resumed = 0  # times the spin resumed after a "drop": its turn count is then only a lower bound
-        # (track travel, rotor travel) at the last sighting on the track before anything bridged it, and that
-        # snapshot frozen when the track was first bridged (a long gap, or something over the wheel)
-        self.clean: tuple[float, float] = (0.0, 0.0)
-        self.bridge_from: tuple[float, float] | None = None
         self.occluded_now = False
-        self.last_unclear = -1  # the last frame mid-spin with something over the wheel or no ball accepted
+        self.last_seen = -1  # the frame of the last sighting of the ball that was accepted
+        self.rotor_seen = -1  # the frame the zero was last seen
+        self.spin_start = -1
+        self.wait_on = -1  # waiting for a launch: the frame of the last sighting on the track
+        self.steps: list[float] = []  # the ball's last few speeds on the track (radians a frame, unsigned)
+        self.pending: tuple[float, int] | None = None  # a first sighting on the track after a gap, to confirm
+        self.slack = 0.0  # radians of track travel the ball may have made beyond track_travel while unseen
+        self.bridges = 0  # gaps on the track bridged by the ball's speeds before and after
+        self.loose = 0  # gaps whose sightings no whole number of turns fits: the turns have no upper bound
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -191,6 +214,11 @@ class RouletteReader:
             rotor = math.atan2(float(np.sin(ang).mean()), float(np.cos(ang).mean()))
         bright = _channel_min(polar).astype(np.int16)
         diff = bright - np.median(bright, axis=1, keepdims=True).astype(np.int16)
+        self._diff = diff
+        if self.learned:
+            # Spots as bright before the spin (deflectors, a lamp's reflection, a stain on the track) stand
+            # still in the image; the ball does not: they are taken out.
+            diff = diff - self.still_spots
         # The polar view's columns wrap at angle 0, and a ball lying across that seam would be cut in two, each
         # part off the ball's centre (seeds 400342, 1300372: a resting ball's angle jumped 2-4 degrees).  The
         # spots are found on the view with its first SEAM_PAD columns repeated after its last: a spot touching
@@ -205,23 +233,43 @@ class RouletteReader:
             if x == 0 or x > ANGLES:
                 continue
             if w > 12 or h > 12:
-                if w < 3 or self.phase != "drop":
-                    continue  # a fret alone; or the ball not yet off the track, where glare makes such spots
+                if w < 3 or not (self.phase == "drop" or (self.phase == "spin" and y + h <= self.track_rows_from)):
+                    continue  # a fret alone; or on the track mid-spin, where glare makes such spots (a ball
+                    # against a fret in the pockets is searched mid-spin too: the drop may have gone unseen)
                 found = _ball_off_fret(labels[y:y + h, x:x + w] == i, diff[y:y + h, x:x + w])
                 if found is not None and (best is None or found[0] > best[0]):
                     best = (found[0], x + found[1], y + found[2])
                 continue
-            if not _ball_sized(area, w, h):
-                continue
+            if not _ball_sized(area, w, h) or (w <= 2 and (h >= 5 or y + h <= self.track_rows_from)):
+                continue  # one or two columns wide: a bright fret (or a piece of one), not the round ball
             score = float(diff[labels == i].mean())
             if best is None or score > best[0]:
                 best = (score, cents[i][0], cents[i][1])
+        if best is None and self.phase in ("wait", "spin"):
+            best = self._streak(diff)
         ball = None
         if best is not None:
             ball_angle = best[1] * 2 * math.pi / ANGLES
             rad = float(np.interp(best[2], np.arange(len(self.radii)), self.radii))
             ball = (_wrap(ball_angle), rad)
         return rotor, ball
+
+    def _streak(self, diff: np.ndarray) -> tuple[float, float, float] | None:
+        """The ball at speed, drawn out by the shutter into a faint streak along the track: in the track's rows
+        only, a spot over STREAK_LEVEL (a fraction of a ball's contrast), 3 to STREAK_COLUMNS columns long and
+        at most 12 rows tall, longer along the track than across it; (score, x, y) or None."""
+        band = diff[self.streak_rows[0]:self.streak_rows[1]]
+        cand = (band > STREAK_LEVEL).astype(np.uint8)
+        count, labels, stats, cents = cv2.connectedComponentsWithStats(cand, connectivity=8)
+        best = None
+        for i in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            if x == 0 or x > ANGLES or not (3 <= w <= STREAK_COLUMNS and 3 <= h <= 12 and w >= h and area >= 10):
+                continue
+            score = float(band[labels == i].mean())
+            if best is None or score > best[0]:
+                best = (score, float(cents[i][0]), float(cents[i][1]) + self.streak_rows[0])
+        return best
 
     def occluded_arc(self) -> int:
         """Degrees of the widest arc of the ball track (and the stator beyond it) unlike the rest of its ring.
@@ -232,6 +280,11 @@ class RouletteReader:
         band = self._polar[self.track_row - 3:].astype(np.int16)
         diff = _channel_max(np.abs(band - np.median(band, axis=1, keepdims=True).astype(np.int16)))
         col = (diff > 40).mean(axis=0) > 0.5
+        # Columns unlike their ring before the spin too (a lamp's reflection, a deflector, a tilted view's
+        # shading) are the wheel's own look, not something over it.
+        self._raw_cover = col
+        col = col & ~(self.static > 0.5)
+        self._cover = col
         if col.all():
             return 360
         if not col.any():
@@ -243,17 +296,13 @@ class RouletteReader:
 
     # -- the spin ------------------------------------------------------------------------------
     def update(self, index: int, frame: np.ndarray) -> SpinResult | None:
-        result = self._update(index, frame)
-        if result is None and self.phase in ("spin", "drop") and (self.occluded_now or self.missing > 0):
-            self.last_unclear = index
-        return result
+        return self._update(index, frame)
 
     def _update(self, index: int, frame: np.ndarray) -> SpinResult | None:
         self.frame = index
         self.occluded_now = False
         if self.phase in ("spin", "drop"):
             self.max_gap = max(self.max_gap, self.missing)
-            self._note_bridge()
         if self.cal.check(frame):
             self.bad_view += 1
             if self.phase in ("spin", "drop"):
@@ -264,9 +313,16 @@ class RouletteReader:
             return None
         self.bad_view = 0
         rotor, ball = self.measure(frame)
-        if self.phase in ("spin", "drop") and self.occluded_arc() >= self.opt.occluded_degrees:
+        arc = self.occluded_arc()
+        if self.phase in ("wait", "done"):
+            self.static += max(0.05, 1.0 / (self.learned + 1)) * (self._raw_cover.astype(np.float32) - self.static)
+            if self.moving_frames == 0:
+                self._learn_still()
+        if self.phase in ("spin", "drop") and arc >= self.opt.occluded_degrees:
             self.occluded += 1
             self.occluded_now = True
+        if ball is not None and self.phase != "done" and self._covered(ball[0]):
+            ball = None  # seen where something is over the wheel: a glint on a hand or a sleeve, not trusted
         if self.phase == "done":
             # After a result, a new spin may start only once the ball has been quiet (resting in a pocket,
             # or picked up) for a while: the rest of a lost or void spin is not a new spin.
@@ -284,9 +340,20 @@ class RouletteReader:
             if self.rotor is not None:
                 d = _wrap(rotor - self.rotor)
                 if self.phase != "wait":
+                    gap = index - self.rotor_seen
+                    if gap > 1 and abs(self.rotor_travel) >= 0.05 and self.rotor_seen > self.spin_start:
+                        # The zero was hidden for frames (a hand): the rotor turned on at its steady speed.
+                        sign = 1.0 if self.rotor_travel > 0 else -1.0
+                        speed = abs(self.rotor_travel) / (self.rotor_seen - self.spin_start)
+                        delta = (d * sign) % (2 * math.pi)
+                        d = sign * (delta + 2 * math.pi * max(0, round((speed * gap - delta) / (2 * math.pi))))
                     self.rotor_travel += d
             self.rotor = rotor
+            self.rotor_seen = index
         pr, tr = self.cal.pocket_radius, self.cal.track_radius
+        if ball is not None and self.phase == "spin" and self.missing > 0 and self.ball_prev is not None \
+                and abs(self.track_travel) >= 0.5 and (pr + tr) / 2 + 8 < ball[1] <= tr + 10:
+            return self._bridge(index, ball[0])
         if ball is None:
             self.missing += 1
             if self.phase in ("spin", "drop") and self.missing > self.opt.lost_frames:
@@ -320,7 +387,9 @@ class RouletteReader:
             if self.missing > self.opt.lost_frames:
                 return self._end("unsure", f"ball lost: not seen for {self.missing} frames")
             return None
+        gap = index - self.last_seen
         self.missing = 0
+        self.last_seen = index
         if radius > tr + 10:
             # Beyond the track: the ball leaving the wheel only if seen there twice, where the ball was.
             near = self.ball_prev is not None and abs(_wrap(angle - self.ball_prev)) < 0.9
@@ -333,11 +402,17 @@ class RouletteReader:
         d = _wrap(angle - self.ball_prev) if self.ball_prev is not None else 0.0
         self.ball_prev = angle
         if self.phase == "wait":
-            if on_track and abs(d) > 0.05:
+            # A launch is three steps along the track in one direction, each from a sighting on the track in
+            # the frame before (a step from a glint inside the track gave a launch the wrong way, seed 3000069).
+            step = on_track and self.wait_on == index - 1 and 0.05 < abs(d) < 0.9 and \
+                (self.moving_frames == 0 or d * self.ball_travel > 0)
+            self.wait_on = index if on_track else -1
+            if step:
                 self.moving_frames += 1
                 self.ball_travel += d
                 if self.moving_frames >= 3:
                     self.phase = "spin"
+                    self.spin_start = self.rotor_seen if self.rotor_seen >= 0 else index
                     self.track_travel = self.ball_travel
                     self.rotor_travel = 0.0
             else:
@@ -349,9 +424,13 @@ class RouletteReader:
                 # Back on the track after a sighting or two inside it: those frames were turns too.
                 self.track_travel += d + self.off_travel
                 self.off_track, self.off_travel = 0, 0.0
-                if self.bridge_from is None and not self.occluded_now:
-                    self.clean = (self.track_travel, self.rotor_travel)
+                if gap >= 1:
+                    self.steps = (self.steps + [abs(d) / gap])[-3:]
                 return None
+            if gap > 1 and self.steps:
+                # Unseen for frames before it was found inside the track: on the track meanwhile, it could not
+                # have gone faster than it went before (a ball on the track only slows down).
+                self.slack += (max(self.steps) + 0.03) * (gap - 1) * 1.1
             self.off_track += 1
             self.off_travel += d
             if self.off_track < self.opt.drop_frames:
@@ -376,8 +455,8 @@ class RouletteReader:
             return None
         else:
             self.back_run, self.back_travel = 0, 0.0
-        if self.rotor is None:
-            return None
+        if self.rotor is None or self.rotor_seen != index:
+            return None  # the zero not seen in this frame: where the ball lies on the rotor is not known
         rel = _wrap(angle - self.rotor)
         # At rest: the last rest_frames + 1 sightings off the track all within REST_SPREAD of each other
         # relative to the rotor.  A spread, not frame-to-frame steps: one jittery sighting (noise, blur)
@@ -427,7 +506,16 @@ class RouletteReader:
             return self._end("unsure", "the ball was not seen circling on the track: "
                                        "the launch direction and the turns cannot be checked")
         if ball_dir == rotor_dir:
-            return self._end("void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)")
+            return self._end("void", "ball launched in the rotor's direction (seed 000, Roulett rule 2)",
+                             confidence=1.0)
+        most = turns + self.slack / (2 * math.pi)
+        if turns < self.opt.min_turns and (self.loose or most >= self.opt.min_turns):
+            # Hidden for a while on the track (a hand, a deflector, glare, blur): the turns are bounded by the
+            # ball's speed before and after the gap (it only slows down), and the bounds straddle the minimum.
+            upper = "no upper bound" if self.loose else f"at most {most:.1f}"
+            return self._end("unsure", f"the ball's turns could not be counted: at least {turns:.1f} and {upper} "
+                                       f"across {self.bridges + (self.slack > 0)} stretch(es) where it was hidden; "
+                                       f"the minimum is {self.opt.min_turns:g}")
         if turns < self.opt.min_turns:
             if self.resumed:
                 # The frames between a "drop" and the resume are not counted: too few turns counted is then not
@@ -435,52 +523,81 @@ class RouletteReader:
                 # again and again, 0.9 turns counted of many: a good spin voided).
                 return self._end("unsure", f"the ball's turns could not be counted: {turns:.1f} seen, but it "
                                            f"was taken for dropped and then seen circling again {self.resumed} "
-                                           f"time(s), and the frames between were not counted",
-                                 bridged_first=True)
-            return self._end("void", f"too few ball turns ({turns:.1f} < {self.opt.min_turns:g})")
+                                           f"time(s), and the frames between were not counted")
+            return self._end("void", f"too few ball turns ({turns:.1f} < {self.opt.min_turns:g})"
+                                     + (f", at most {most:.1f} while it was hidden" if self.slack else ""),
+                             confidence=round(1 - most / self.opt.min_turns, 3))
         pos = (rel if self.opt.clockwise else -rel) / STEP
         k = round(pos)
         if abs(pos - k) > self.opt.fret_margin:
             return self._end("unsure", "no stable pocket: the ball rests on a fret")
-        return self._end("ok", "", ORDER[k % 37])
+        return self._end("ok", "", ORDER[k % 37],
+                         confidence=round(1 - abs(pos - k) / self.opt.fret_margin, 3))
 
-    def _note_bridge(self) -> None:
-        """Freeze the launch as last seen cleanly once the track is first bridged."""
-        if self.bridge_from is None and (max(self.max_gap, self.missing) >= self.opt.max_gap or self.occluded >= 2):
-            self.bridge_from = self.clean
+    def _learn_still(self) -> None:
+        """The bright spots that stand still in the image while no spin is on: a running mean over the first
+        frames, then a moving one (a twentieth a frame)."""
+        rate = max(0.05, 1.0 / (self.learned + 1))
+        self._still_sum += rate * (np.maximum(self._diff, 0).astype(np.float32) - self._still_sum)
+        self.learned += 1
+        self.still_spots = self._still_sum.astype(np.int16)
 
-    def _judged_before_bridge(self, ball_dir: str | None, rotor_dir: str | None) -> bool:
-        """Whether the launch was good before the bridge began: at least min_turns turns on the track, ball and
-        rotor seen turning opposite ways then, and the same directions over the whole spin."""
-        if self.bridge_from is None:
+    def _covered(self, angle: float) -> bool:
+        """Whether something is over the wheel at this angle (within 8 degrees of an arc that hides it)."""
+        if not self._cover.any():
             return False
-        track, rotor = self.bridge_from
-        if abs(track) < 0.5 or abs(rotor) < 0.05 or abs(track) / (2 * math.pi) < self.opt.min_turns:
-            return False
-        before = ("cw" if track > 0 else "ccw", "cw" if rotor > 0 else "ccw")
-        return before[0] != before[1] and before == (ball_dir, rotor_dir)
+        col = int(round((angle % (2 * math.pi)) * ANGLES / (2 * math.pi))) % ANGLES
+        near = np.arange(col - 8, col + 9) % ANGLES
+        return bool(self._cover[near].any())
 
-    def _end(self, status: str, reason: str, number: int | None = None, bridged_first: bool = False) -> SpinResult:
-        """The spin's result; ``bridged_first``: an unsure whose reason a bridged track's reason outranks."""
+    def _bridge(self, index: int, angle: float) -> SpinResult | None:
+        """A sighting on the track after frames without one, once the ball's direction is known.
+
+        The first is held; the second, a ball's step in the ball's direction and no faster than before the gap,
+        confirms both (one alone may be a glint).  Across the gap the ball went the seen angle plus some whole
+        turns; it only slows down on the track, so its travel lies between its speed after the gap and its speed
+        before, times the frames: the fewest turns that fit count as travelled, and the more that fit are slack
+        (the turns are then a range).  No whole turn fitting (glints, a wrong sighting) leaves the turns without
+        an upper bound.
+        """
+        sign = 1.0 if self.track_travel > 0 else -1.0
+        before = max(self.steps) if self.steps else 0.65
+        if self.pending is None or index - self.pending[1] > 3:
+            self.pending = (angle, index)
+            self.missing += 1
+            return None
+        first, at = self.pending
+        step = (_wrap(angle - first) * sign) / (index - at)
+        if not 0.005 <= step <= before * 1.3 + 0.1:
+            self.pending = (angle, index)
+            self.missing += 1
+            return None
+        frames = at - self.last_seen
+        prev = first if self.ball_prev is None else self.ball_prev  # (never None here: see the caller)
+        delta = ((first - prev) * sign) % (2 * math.pi)
+        lo = max(0.0, step - 0.03) * frames * 0.9 - 0.1
+        hi = (before + 0.03) * frames * 1.1 + 0.1
+        fits = [k for k in range(int(hi / (2 * math.pi)) + 2) if lo <= delta + 2 * math.pi * k <= hi]
+        if fits:
+            self.slack += 2 * math.pi * (fits[-1] - fits[0])
+            travel = delta + 2 * math.pi * fits[0]
+        else:
+            self.loose += 1
+            travel = delta
+        self.bridges += 1
+        self.track_travel += sign * (travel + step * (index - at))
+        self.steps = [step]
+        self.ball_prev, self.last_seen, self.pending = angle, index, None
+        self.missing, self.seen_run, self.off_track, self.off_travel = 0, 2, 0, 0.0
+        return None
+
+    def _end(self, status: str, reason: str, number: int | None = None,
+             confidence: float | None = None) -> SpinResult:
+        """The spin's result (the reader then waits for the ball to be quiet before a new spin)."""
         ball_dir, rotor_dir = self._directions()
         gap, occluded = max(self.max_gap, self.missing), self.occluded
-        self._note_bridge()
-        bridged = gap >= self.opt.max_gap or occluded >= 2
-        clear_rest = not self.occluded_now and self.frame - self.last_unclear > self.opt.rest_frames
-        if status == "ok" and bridged and clear_rest and self._judged_before_bridge(ball_dir, rotor_dir):
-            # The launch was judged before the ball was lost from view (the turns and both directions), and the
-            # pocket is read where the ball rests, in rest_frames + 1 frames in a row after the bridge with
-            # nothing over the wheel and the ball seen in each: the bridge decides nothing.
-            pass
-        elif (status != "unsure" or bridged_first) and bridged:
-            # The track was bridged over frames where the ball was not seen (a hand, glare) before the launch
-            # could be judged: the turns, the directions and the pocket may rest on glints.  Refuse.
-            what = f"not seen for {gap} frames in a row" if gap >= self.opt.max_gap else \
-                f"hidden from the camera for {occluded} frames"
-            seen = abs(self.bridge_from[0]) / (2 * math.pi) if self.bridge_from is not None else 0.0
-            status, reason, number = "unsure", (f"the ball was {what} mid-spin before its launch could be judged "
-                                                f"({seen:.1f} turns seen before): the result would be a guess"), None
-        result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir, gap, occluded)
+        result = SpinResult(number, self.frame, status, reason, ball_dir, rotor_dir, gap, occluded,
+                            confidence if status != "unsure" else None)
         rotor = self.rotor
         self.reset()
         self.rotor = rotor
