@@ -278,11 +278,18 @@ class DaemonControl:
     def clear_fault(self, name: str, who: str) -> list[str]:
         return self._run("clear_fault", {"name": name, "reason": "console"}, who)
 
+    def _round_played(self) -> bool:
+        """Something was played in this round: the burn puck sensed where it lies between rounds is not play."""
+        if not self.table.round_events:
+            return False
+        records = self.table.journal.records(kinds=("event", "reject"), round_=self.table.round_no)
+        return any(r.kind != "event" or r.body.get("event", {}).get("type") != "puck" for r in records)
+
     def selftest(self, who: str) -> "list[str] | SelftestDialog":
         """The device walk (a console dialog) on a table with GPIO devices; else the checks of the running table."""
         panel = self.daemon.panel
         if panel is not None:
-            if self.table.round_events:
+            if self._round_played():
                 raise ValueError("a round is open: run the self-test between rounds")
             if any(f.kind == "maintenance" for f in self.table.faults.values()):
                 raise ValueError("a self-test is already running (or was cut off: 'faults clear maintenance')")

@@ -193,7 +193,18 @@ class VirtualCroupier:
         self.one_deck = shoe.decks == 1
         self.counts = {"bets": 0, "bets_skipped": 0, "moves": 0, "voids": 0, "jackpots_confirmed": 0,
                        "results_confirmed": 0}
-        table.listeners.append(lambda _t, _r: self.changed.set())
+        self.laid: dict[int, int] = {}  # round -> its puck events seen: the puck laid, nothing played yet
+        table.listeners.append(self._committed)
+
+    def _committed(self, _table: Any, records: Any) -> None:
+        for record in records:
+            if record.kind == "event" and record.body.get("event", {}).get("type") == "puck":
+                self.laid[record.round] = self.laid.get(record.round, 0) + 1
+        self.changed.set()
+
+    def _untouched(self) -> bool:
+        """Nothing played in this round yet: no event, or only the burn puck sensed where it was laid."""
+        return self.table.round_events == self.laid.get(self.table.round_no, 0)
 
     async def _pause(self, low: float, high: float) -> None:
         await asyncio.sleep(0 if self.fast else self.rng.uniform(low, high))
@@ -253,7 +264,7 @@ class VirtualCroupier:
         table = self.table
         number = table.round_no
         boxes = int(table.config.round_config.get("boxes", table.config.round_config.get("seats", 7)) or 7)
-        if table.round_events == 0:
+        if self._untouched():
             for bet in self.players.bets(table.round, boxes):
                 if not self.probe(bet):
                     self.counts["bets_skipped"] += 1  # the croupier refuses it before it is placed

@@ -4,7 +4,8 @@
 of them ``wire`` adds what no device of the table does: the in-process shoe of a ``simulated`` shoe, the
 croupier's hands (``CroupierHands``: a mock button where a button does the job, else a direct post), the
 bet sensor that posts the virtual players' bets, and the game's other inputs (its dice camera, burn puck
-or wheel reader) where no emulator stands for them. ``Simulation.croupier`` is the virtual croupier
+or wheel reader) where no emulator stands for them. Where the emulated panel has burn-puck sensors, the
+puck is laid in a burn circle before the devices start (``lay_puck``), played or ``--idle``. ``Simulation.croupier`` is the virtual croupier
 (controller/runtime/simulate.py) that plays on them.
 """
 
@@ -14,6 +15,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from controller.events import Puck
 from controller.runtime.decision_keys import press_sends
 from controller.runtime.devices.base import Built
 from controller.runtime.interfaces import Command, InputDevice
@@ -55,6 +57,10 @@ class CroupierHands:
 
     def health(self) -> Mapping[str, Any]:
         return {"ok": self._post is not None, "posted": self.posted, "pressed": self.pressed}
+
+    def lay(self, raw: object) -> bool:
+        """Carry ``raw`` out by hand only (never posted): what the croupier sets up before the table opens."""
+        return any(hand.carry(raw, self.sends) for hand in self.built.simulation.hands)
 
     def send(self, raw: object) -> None:
         for hand in self.built.simulation.hands:
@@ -106,7 +112,21 @@ def wire(config: "TableConfig", built: Built, loop: asyncio.AbstractEventLoop, t
         if name not in devices and name not in built.simulation.gives:
             devices[name] = stand_ins[name] = SimulatedPanel(name)
     results = next((stand_ins[n] for n in READERS if n in stand_ins), built.simulation.results)
+    if "puck" in built.simulation.gives:  # the puck lies in a burn circle before the table opens (lay_puck)
+        lay_puck(hands, table)
     return Simulation(devices, hands, bets, shoe, results, stand_ins.get("puck"))
 
 
-__all__ = ["CroupierHands", "Simulation", "wire"]
+def lay_puck(hands: CroupierHands, table: "Table") -> bool:
+    """Put the burn puck on its sensors as a croupier sets up the table: in the circle of the box the round
+    expects it at (where it lay in the last round, or the configured ``previous_puck_box``), else box 1.
+
+    Between rounds the puck always lies in a burn circle; without this a simulated table, played or
+    ``--idle``, had no box sensing it until the first round's bets and latched the driver's "no box has
+    sensed the puck" fault after ``fault_after_ms``. Done before the devices start, so the panel's first
+    reading finds it; False when no emulated sensors carry it."""
+    seat = getattr(table.round, "puck_seen", None) or 1
+    return hands.lay(Puck(int(seat)))
+
+
+__all__ = ["CroupierHands", "Simulation", "lay_puck", "wire"]

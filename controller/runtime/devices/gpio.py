@@ -248,6 +248,8 @@ class PanelHand:
             task.add_done_callback(self._tasks.discard)
             return True
         if isinstance(raw, Puck) and panel.pin_map.puck is not None:
+            if not 1 <= int(raw.seat) <= len(panel.pin_map.puck.sensors):
+                return False  # no burn circle at that box: keyed in, and the table says what it makes of it
             if self._puck_seat is not None:
                 panel.hands.puck(self._puck_seat, False)
             panel.hands.puck(int(raw.seat), True)

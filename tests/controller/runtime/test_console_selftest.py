@@ -85,6 +85,17 @@ class Technician:
     async def walk(self) -> str:
         """Start the walk and see it through; the whole screen until the command prompt comes back."""
         seen = ""
+        panel = self.daemon.built.inputs["gpio"]
+        (laid,) = panel.devices.puck.seats  # the simulated table was set up with the puck in a burn circle
+        last = len(panel.pin_map.puck.sensors)
+        if laid != last:  # the walk starts at box 1: a puck that never left box 1 is not sensed there anew
+            panel.hands.puck(laid, False)
+            panel.hands.puck(last, True)
+            for _ in range(100):
+                if panel.devices.puck.seats == (last,):
+                    break
+                await asyncio.sleep(0.02)
+        self.puck_at = last
         text = await self.say("selftest", "[y/n] ", "'abort' to stop) ", "eva> ")
         while True:
             seen += text
@@ -134,8 +145,9 @@ def test_the_walk_over_the_console_passes_and_is_journaled(tmp_path: Path) -> No
     assert tech.tower_after_lamps == ("maintenance", {"green": False, "amber": True, "red": True, "buzzer": False})
     refusals = [b["reason"] for _, _, b in records(tmp_path, "refuse")]
     assert refusals and all(r.startswith("fault maintenance: device self-test by eva") for r in refusals)
-    # the presses and the puck went to the walk, not to the game
-    assert not [b for _, _, b in records(tmp_path, "event") if b["source"] == "gpio"]
+    # the presses and the puck went to the walk, not to the game; before it, the puck as laid and moved to box 7
+    gpio = [b["event"] for _, _, b in records(tmp_path, "event") if b["source"] == "gpio"]
+    assert gpio == [{"type": "puck", "seat": 1}, {"type": "puck", "seat": 7}]
     audits = [(b["who"], b["what"], b["ok"]) for _, _, b in records(tmp_path, "console")]
     assert ("eva", "selftest: all devices passed: every check passed", True) in audits
     clears = [b for _, _, b in records(tmp_path, "clear")]

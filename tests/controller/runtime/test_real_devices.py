@@ -234,16 +234,70 @@ def test_sign_content_shows_limits_and_last_results(tmp_path: Path) -> None:
     assert load_game("punto-banco").mark({"void": "no spin", "winner": "banco"}) is None
 
 
-def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> None:
+def burn_table(tmp: Path, fault_after_ms: int = 5000, options: dict[str, Any] | None = None,
+               ) -> table_config.TableConfig:
+    """A Black Jack Burn table on the 7-box pin map (its puck fault after ``fault_after_ms``), mock pins."""
     from tests.tablectl import ROOT
 
+    pin_map = (ROOT / "hw" / "bj-burn-7.toml").read_text()
+    assert "fault_after_ms = 5000" in pin_map
+    (tmp / "bj-burn-7.toml").write_text(pin_map.replace("fault_after_ms = 5000", f"fault_after_ms = {fault_after_ms}"))
     data = {"table": {"id": "bj", "game": "blackjack", "variant": "se-burn", "currency": "SEK",
-                      "price_base_amount": 5920000},
-            "devices": {"gpio": {"driver": "gpio", "pin_factory": "mock",
-                                 "pin_map": str(ROOT / "hw" / "bj-burn-7.toml")}, "sign": {"driver": "dummy"}},
-            "journal": {"path": str(tmp_path / "journal.sqlite")}}
-    daemon = Daemon(table_config.from_mapping(data, "test"), simulate=True, fast=True, stream=io.StringIO(),
+                      "price_base_amount": 5920000}, "options": options or {},
+            "devices": {"gpio": {"driver": "gpio", "pin_factory": "mock", "pin_map": str(tmp / "bj-burn-7.toml")},
+                        "sign": {"driver": "dummy"}},
+            "journal": {"path": str(tmp / "journal.sqlite")}}
+    return table_config.from_mapping(data, "test")
+
+
+def pucks_journaled(tmp: Path) -> list[tuple[str, int]]:
+    return [(b["source"], b["event"]["seat"]) for _, _, b in records(tmp, "event") if b["event"]["type"] == "puck"]
+
+
+@pytest.mark.parametrize("options, laid_at", [({}, 1), ({"previous_puck_box": 4}, 4)])
+def test_idle_simulated_burn_table_lays_the_puck_and_runs_past_the_fault_time(
+        tmp_path: Path, options: dict[str, Any], laid_at: int) -> None:
+    # --idle: devices up, nobody plays; the puck lies in a burn circle from the start, as at a real table
+    daemon = Daemon(burn_table(tmp_path, 300, options), simulate=True, fast=True, stream=io.StringIO(),
                     croupier=False)
+
+    async def body(d: Daemon) -> None:
+        await asyncio.sleep(1.2)  # four times the puck's fault time
+        assert d.built.inputs["gpio"].devices.puck.seats == (laid_at,)
+        assert not d.table.faults
+
+    run_daemon(daemon, body)
+    assert pucks_journaled(tmp_path) == [("gpio", laid_at)]
+    assert not records(tmp_path, "fault")
+
+
+def test_burn_puck_lifted_off_every_circle_still_latches_the_fault(tmp_path: Path) -> None:
+    daemon = Daemon(burn_table(tmp_path, 300), simulate=True, fast=True, stream=io.StringIO(), croupier=False)
+
+    async def body(d: Daemon) -> None:
+        await until(lambda: bool(pucks_journaled(tmp_path)))
+        d.built.inputs["gpio"].hands.puck(1, False)  # the puck taken off the table: no box senses it
+        await until(lambda: "sensor_fault.gpio" in d.table.faults, 5)
+        assert d.table.faults["sensor_fault.gpio"].text == "no box has sensed the puck for 0.3 s"
+
+    run_daemon(daemon, body)
+
+
+def test_played_simulated_burn_table_with_the_puck_laid_still_bets_in_its_first_round(tmp_path: Path) -> None:
+    # the laid puck is sensed (and journaled) in round 1 before or among the players' bets: they still bet
+    daemon = Daemon(burn_table(tmp_path, 300), simulate=True, seed=5, fast=True, rounds=2, stream=io.StringIO())
+    asyncio.run(asyncio.wait_for(daemon.run(), 40))
+    import json
+
+    with sqlite3.connect(tmp_path / "journal.sqlite") as db:
+        rows = db.execute("SELECT body FROM records WHERE kind = 'event' AND round = 1 ORDER BY seq").fetchall()
+    types = [json.loads(body)["event"]["type"] for (body,) in rows]
+    assert "bet" in types and "puck" in types and "void" not in types
+    assert len(records(tmp_path, "round_open")) >= 3 and not records(tmp_path, "fault")
+
+
+def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> None:
+    daemon = Daemon(burn_table(tmp_path), simulate=True, fast=True, stream=io.StringIO(), croupier=False)
 
     def rejected() -> list[str]:
         return [b["reason"] for _, _, b in records(tmp_path, "reject")]
@@ -252,20 +306,21 @@ def test_puck_at_the_wrong_box_on_mock_pins_blocks_the_deal(tmp_path: Path) -> N
         hands, panel = d.built.inputs["gpio"].hands, d.built.inputs["gpio"]
         assert d.table.submit("bets", Bet(2, "main", 1000)) == "accepted"
         assert d.table.submit("bets", Bet(4, "main", 1000)) == "accepted"
+        await until(lambda: pucks_journaled(tmp_path) == [("gpio", 1)])  # laid at box 1 as the table opened
+        hands.puck(1, False)
         hands.puck(5, True)  # the puck lies at box 5; it belongs at box 2
-        await until(lambda: any(b["event"]["type"] == "puck" for _, _, b in records(tmp_path, "event")))
+        await until(lambda: len(pucks_journaled(tmp_path)) == 2)
         assert await panel.press("close_bets")  # no more bets; the puck may still move until the first card
         await until(lambda: any(b["event"]["type"] == "close_bets" for _, _, b in records(tmp_path, "event")))
         assert d.table.waiting_for() == "Burn puck to box 2, then the first card"
         hands.puck(5, False)
         hands.puck(2, True)
-        await until(lambda: sum(b["event"]["type"] == "puck" for _, _, b in records(tmp_path, "event")) == 2)
+        await until(lambda: len(pucks_journaled(tmp_path)) == 3)
         assert d.table.waiting_for() == "First card to box 2"
         assert not rejected()
 
     run_daemon(daemon, body)
-    pucks = [(b["source"], b["event"]["seat"]) for _, _, b in records(tmp_path, "event") if b["event"]["type"] == "puck"]
-    assert pucks == [("gpio", 5), ("gpio", 2)]
+    assert pucks_journaled(tmp_path) == [("gpio", 1), ("gpio", 5), ("gpio", 2)]
     assert "sign" in daemon.built.outputs and "tower" in daemon.built.outputs
 
 
