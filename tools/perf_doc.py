@@ -18,7 +18,8 @@ marks where a record's figures go::
 A run too long to make under the tool (a simulation of hours, started at a
 low priority and left) is kept with ``keep``: its JSON output file untouched,
 the command and start time as given, and the wall time, CPU time and peak
-memory that ``/usr/bin/time -v`` printed for it; no load average is known for
+memory that ``/usr/bin/time -v`` printed for it where it ran under it (of a
+run that prints JSON lines, the last line); no load average is known for
 such a run, and its block says so.
 
 Several runs of the same bench are kept as NAME-1, NAME-2 ... and shown each in
@@ -164,15 +165,17 @@ def time_resources(text: str) -> dict[str, float]:
     return found
 
 
-def keep(name: str, command: list[str], when: str, output: Path, time_report: Path) -> Path:
-    resources = time_resources(time_report.read_text())
-    if "wall_s" not in resources:
+def keep(name: str, command: list[str], when: str, output: Path, time_report: Path | None) -> Path:
+    resources = time_resources(time_report.read_text()) if time_report is not None else {}
+    if time_report is not None and "wall_s" not in resources:
         raise SystemExit(f"perf_doc: {time_report}: no /usr/bin/time -v report in it")
     shown = [("python" if Path(word).name.startswith("python") else word) for word in command]
     document = {"command": shlex.join(shown), "when": when,
                 "machine": {"arch": platform.machine(), "cpus": os.cpu_count(), "python": platform.python_version()},
                 "load_before": None, "load_after": None,
-                "output": without_temporary_paths(parse_output(output.read_text())), "resources": resources}
+                "output": without_temporary_paths(parse_output(output.read_text()))}
+    if resources:
+        document["resources"] = resources
     RECORDS.mkdir(exist_ok=True)
     path = RECORDS / f"{name}.json"
     path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
@@ -189,7 +192,7 @@ def main() -> int:
     kept = sub.add_parser("keep", help="keep the JSON of a long run made outside the tool as docs/perf/NAME.json")
     kept.add_argument("name")
     kept.add_argument("--output", type=Path, required=True, help="the file the run's JSON went to")
-    kept.add_argument("--time", type=Path, required=True, help="the file /usr/bin/time -v wrote its report to")
+    kept.add_argument("--time", type=Path, help="the file /usr/bin/time -v wrote its report to (if it ran under it)")
     kept.add_argument("--when", required=True, help="when the run started, UTC, as YYYY-MM-DD HH:MM")
     kept.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
