@@ -40,6 +40,7 @@ TINY: dict[str, list[list[str]]] = {
                             ["--hands", "1", "--seconds", "5", "--where", "--games", "razz-limit"]],
     "poker_room.py": [["--hands", "2", "--showdowns", "1", "--games", "texas-holdem"]],
     "roulette_camera.py": [["--seconds", "0", "--rounds", "0", "--spins", "1"]],
+    "roulette_wide.py": [["--spins", "1", "--seed", "3000000", "--out", "{tmp}/wide.jsonl"]],
     "roulette_identity.py": [["record", "--spins", "1", "--out", "{tmp}/a.json"],
                              ["record", "--spins", "1", "--out", "{tmp}/b.json"],
                              ["compare", "{tmp}/a.json", "{tmp}/b.json"]],
