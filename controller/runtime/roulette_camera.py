@@ -164,8 +164,8 @@ def build_roulette_camera(name: str, driver: str, settings: Mapping[str, Any]) -
     return RouletteCamera(name, lambda: open_source(str(source)), watcher, ends=True)
 
 
-KINDS = (("ok", 0.8), ("same_direction", 0.84), ("few_turns", 0.87), ("left_wheel", 0.9), ("lost", 1.0))
-"""The emulated spins: kind and cumulative share (ok 80 %, three voids 10 %, the ball hidden 10 %: unsure)."""
+KINDS = (("ok", 0.8), ("same_direction", 0.84), ("few_turns", 0.87), ("left_wheel", 0.9), ("no_rest", 1.0))
+"""The emulated spins: kind and cumulative share (ok 80 %, three voids 10 %, the ball never at rest 10 %: unsure)."""
 
 
 class EmulatedRouletteCamera(SimulatedPanel):
@@ -173,8 +173,8 @@ class EmulatedRouletteCamera(SimulatedPanel):
 
     ``send(Wheel)`` queues one spin; the emulator's thread renders it with
     drivers/vision/synth_roulette (landing on the seeded number; now and then
-    launched the rotor's way, with too few turns, leaving the wheel, or hidden
-    by a hand), feeds the frames to a ``SpinWatcher`` until it answers and
+    launched the rotor's way, with too few turns, leaving the wheel, or never
+    coming to rest), feeds the frames to a ``SpinWatcher`` until it answers and
     posts the ``SpinRead``. Each spin starts on a reset reader (the croupier
     took the ball out: on a real wheel that is 90 quiet frames, not worth
     rendering). ``truth`` is the number launched: the virtual croupier

@@ -12,7 +12,8 @@ A spin ends ``ok`` when the ball has stayed at one place relative to the
 rotor for ``rest_frames`` frames, inside one pocket.  It ends ``void`` when
 the ball was launched in the rotor's direction (seed 000, Roulett rule 2),
 made fewer than ``min_turns`` turns, or left the wheel; ``unsure`` when the
-ball was lost, rests on a fret, never rests, or the wheel is not where it was
+ball was lost, rests on a fret, never rests, came to rest after moving on the track
+without its launch seen (``UNSEEN_LAUNCH``), or the wheel is not where it was
 calibrated.  A spin that would end ``ok`` or ``void`` is ``unsure`` instead when
 its track was bridged: the ball unseen for ``max_gap`` frames in a row, or
 something over the track (``occluded_arc``) for two frames or more; except an
@@ -42,6 +43,9 @@ REST_SPREAD = 0.04  # radians (about a quarter of a pocket): how far a resting b
 ANGLES = 360
 SEAM_PAD = 16  # columns repeated across the polar view's seam: wider than a ball (12) or a ball on a fret
 STREAK_LEVEL = 16  # above its ring's median: a ball drawn out by the shutter at speed (a ball's own is about 100)
+WAIT_STEPS = 2  # steps along the track, waiting for a launch, that show a ball was moving (a launch is three)
+UNSEEN_LAUNCH = ("the ball came to rest but its launch was not seen: the turns and the direction cannot be "
+                 "judged, so the result would be a guess")
 STREAK_COLUMNS = 40  # the longest streak taken for the ball (degrees of the polar view)
 
 
@@ -198,6 +202,8 @@ class RouletteReader:
         self.slack = 0.0  # radians of track travel the ball may have made beyond track_travel while unseen
         self.bridges = 0  # gaps on the track bridged by the ball's speeds before and after
         self.loose = 0  # gaps whose sightings no whole number of turns fits: the turns have no upper bound
+        self.wait_steps: list[int] = []  # waiting for a launch: frames of recent steps of the ball along the track
+        self.wait_rest: list[float] = []  # waiting for a launch: the ball's recent angles relative to the rotor
 
     # -- per-frame measurements --------------------------------------------------------------
     def measure(self, frame: np.ndarray) -> tuple[float | None, tuple[float, float] | None]:
@@ -233,9 +239,11 @@ class RouletteReader:
             if x == 0 or x > ANGLES:
                 continue
             if w > 12 or h > 12:
-                if w < 3 or not (self.phase == "drop" or (self.phase == "spin" and y + h <= self.track_rows_from)):
+                if w < 3 or not (self.phase == "drop" or (self.phase in ("spin", "wait") and y + h <= self.track_rows_from
+                                                          and (self.phase == "spin" or self._seen_moving()))):
                     continue  # a fret alone; or on the track mid-spin, where glare makes such spots (a ball
-                    # against a fret in the pockets is searched mid-spin too: the drop may have gone unseen)
+                    # against a fret in the pockets is searched mid-spin too: the drop may have gone unseen); and
+                    # waiting for a launch once the ball was seen moving on the track: its launch may have gone unseen)
                 found = _ball_off_fret(labels[y:y + h, x:x + w] == i, diff[y:y + h, x:x + w])
                 if found is not None and (best is None or found[0] > best[0]):
                     best = (found[0], x + found[1], y + found[2])
@@ -316,7 +324,9 @@ class RouletteReader:
         arc = self.occluded_arc()
         if self.phase in ("wait", "done"):
             self.static += max(0.05, 1.0 / (self.learned + 1)) * (self._raw_cover.astype(np.float32) - self.static)
-            if self.moving_frames == 0:
+            # Not while a ball seen moving on the track may be coming to rest unseen-launched (a ball resting on
+            # a slow rotor would be learned as a still spot and taken out: _unseen_launch).
+            if self.moving_frames == 0 and not self._seen_moving():
                 self._learn_still()
         if self.phase in ("spin", "drop") and arc >= self.opt.occluded_degrees:
             self.occluded += 1
@@ -418,6 +428,8 @@ class RouletteReader:
             else:
                 self.moving_frames = 0
                 self.ball_travel = 0.0
+            if self.phase == "wait":
+                return self._unseen_launch(index, angle, on_track, step)
             return None
         if self.phase == "spin":
             if on_track:
@@ -484,10 +496,43 @@ class RouletteReader:
             return self._settle(rel)
         return None
 
+    def _seen_moving(self) -> bool:
+        """Waiting for a launch: the ball seen moving along the track (WAIT_STEPS steps) in the last lost_frames."""
+        return len([f for f in self.wait_steps if self.frame - f <= self.opt.lost_frames]) >= WAIT_STEPS
+
+    def _unseen_launch(self, index: int, angle: float, on_track: bool, step: bool) -> SpinResult | None:
+        """Waiting for a launch: a ball seen moving along the track and then at rest in a pocket is a spin whose
+        launch the camera did not see (hidden under a deflector, a hand, glare, or too fast for the shutter), and
+        ends ``unsure``: without the launch neither the turns nor the directions (rule 2) can be judged, so the
+        pocket it rests in would be a guess.
+
+        Moving: WAIT_STEPS steps along the track (a ball's step between sightings on the track in consecutive
+        frames) within the last lost_frames frames.  A ball lying in its pocket from the last spin is never on the
+        track, and a wheel with no ball shows none: neither ends anything.  At rest: rest_frames + 1 sightings off
+        the track, in frames where the zero was seen, within REST_SPREAD of each other relative to the rotor.
+        """
+        if on_track:
+            if step:
+                self.wait_steps = [f for f in self.wait_steps if index - f <= self.opt.lost_frames] + [index]
+            self.wait_rest = []
+            return None
+        if self.rotor is None or self.rotor_seen != index:
+            return None
+        window = (self.wait_rest + [_wrap(angle - self.rotor)])[-(self.opt.rest_frames + 1):]
+        while window and _spread(window) > REST_SPREAD:
+            window.pop(0)
+        self.wait_rest = window
+        if self._seen_moving() and len(window) > self.opt.rest_frames:
+            return self._end("unsure", UNSEEN_LAUNCH)
+        return None
+
     def finish(self) -> SpinResult | None:
-        """The stream ended: a spin still going is unsure."""
+        """The stream ended: a spin still going is unsure; so is a ball seen moving whose launch was not seen."""
         if self.phase in ("spin", "drop"):
             return self._end("unsure", "no stable pocket: the ball had not come to rest when the frames ended")
+        if self.phase == "wait" and self._seen_moving():
+            return self._end("unsure", "the ball was seen moving on the track but its launch was not seen, and it "
+                                       "had not come to rest when the frames ended")
         return None
 
     def _directions(self) -> tuple[str | None, str | None]:

@@ -33,7 +33,7 @@ from drivers.vision import synth_roulette
 from drivers.vision.calibration import save
 from tests.tablectl import run_tablectl
 
-OK, VOID, UNSURE = (5, "ok"), (8, "same_direction"), (6, "lost")  # seeds the reader reads ok / void / unsure
+OK, VOID, UNSURE = (5, "ok"), (8, "same_direction"), (6, "no_rest")  # seeds the reader reads ok / void / unsure
 NUMBER = 17
 
 
@@ -113,7 +113,8 @@ def test_unsure_waits_for_the_croupiers_number(tmp_path: Path, reads: dict[str, 
     table.submit("camera", reads["unsure"])
     pending = table.pending_result
     assert pending is not None and pending.kind == "wheel" and pending.values == (None,)
-    assert pending.prompt == "Camera unsure (ball lost: not seen for 13 frames): croupier, confirm the number"
+    assert pending.prompt == ("Camera unsure (no stable pocket: the ball had not come to rest when the frames ended): "
+                              "croupier, confirm the number")
     assert tower_pattern(table) == "result_pending" and table.view()["tower"]["amber"] == "flash"
     record = list(table.journal.records(kinds=("pending",)))[-1].body
     assert record["kind"] == "wheel" and record["values"] == [None]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from drivers.vision import synth_roulette as S
-from drivers.vision.roulette import RouletteReader, read_spins
+from drivers.vision.roulette import UNSEEN_LAUNCH, RouletteReader, read_spins
 from tests.tablectl import run_tablectl
 
 
@@ -111,3 +111,45 @@ def test_vision_generate_writes_varied_spins_with_the_ball_hidden(tmp_path: Path
     assert (tmp_path / "spin_000006_hand.avi").stat().st_size > 0
     bad = run_tablectl("vision", "generate", "roulette", "--out", str(tmp_path), "--kind", "elbow")
     assert bad.returncode == 2 and "hidden" in bad.stderr
+
+
+def _launch_unseen(monkeypatch: pytest.MonkeyPatch, seen_on_track: int) -> None:
+    """The ball hidden from its launch until its last ``seen_on_track`` frames on the track (nothing in front of
+    it): too few sightings for a launch (three steps along the track), enough to show a ball moving."""
+    real_plan = S.plan
+
+    def late(seed: int, kind: str, number: int | None = None) -> S.SpinPlan:
+        p = real_plan(seed, kind, number)
+        return replace(p, lost=(0, p.track_frames - seen_on_track))
+
+    monkeypatch.setattr(S, "plan", late)
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7, 8, 9, 10, 11])
+def test_a_spin_whose_launch_was_not_seen_is_unsure_with_the_reason(monkeypatch: pytest.MonkeyPatch,
+                                                                    seed: int) -> None:
+    _launch_unseen(monkeypatch, 3)
+    spins = _read(seed, "hidden")
+    # Seen at rest in a pocket without a launch: never a number (the turns and rule 2 were not judged), never
+    # silence (the croupier is told why the camera has no number).
+    assert [(s.status, s.number, s.reason) for s in spins] == [("unsure", None, UNSEEN_LAUNCH)], spins
+
+
+def test_a_ball_seen_on_the_track_for_one_step_only_ends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two sightings on the track (one step) are not taken for a ball seen moving: a glint could make them.
+    _launch_unseen(monkeypatch, 2)
+    assert _read(6, "hidden") == []
+
+
+@pytest.mark.parametrize("seed", [5, 8, 11])
+def test_no_ball_and_a_ball_lying_in_its_pocket_end_nothing(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    # Nobody spun: the rotor turning with no ball, or with the last spin's ball lying in its pocket for a long
+    # while (the rest of a spin, repeated), gives no result at all: no unsure, so no fault for the croupier.
+    plan = S.plan(seed, "ok")
+    frames = list(S.frames(seed, "ok", 0.3, varied=True))
+    resting = frames[5 + plan.track_frames + plan.drop_frames:]
+    assert len(resting) > 20
+    assert read_spins(enumerate(resting * 8), RouletteReader(S.calibration())) == []
+    real_plan = S.plan
+    monkeypatch.setattr(S, "plan", lambda s, kind, number=None: replace(real_plan(s, kind, number), lost=(0, 10_000)))
+    assert _read(seed, "hidden") == []
