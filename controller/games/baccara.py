@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Void
+from controller.events import Action, Bet, Void
 from controller.games.contract import (
-    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, ResultMark,
+    ActionSpec, BetsThenCardsRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, ResultMark,
     RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.games.punto_banco import is_natural
@@ -90,7 +90,7 @@ def settle_sides(table: Mapping[str, Any], winner: str, bank: int, avec: int, ag
 # --------------------------------------------------------------------------- the round
 
 
-class BaccaraRound(DispatchedRound):
+class BaccaraRound(BetsThenCardsRound):
     game_name = "Baccara"
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
@@ -313,16 +313,6 @@ class BaccaraRound(DispatchedRound):
         self._settlements.extend(settlements)
         effects.extend(settlements)
         return effects
-
-    @handles(CloseBets)
-    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
-        if self.phase != "bets":
-            raise Reject("the bets are already closed")
-        return self._close()
-
-    @handles(CardOut)
-    def _on_card(self, event: CardOut) -> list[Effect]:
-        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

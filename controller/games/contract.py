@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence, TypeVar, Union
 
-from controller.events import Bet, Event
+from controller.events import Bet, CardOut, CloseBets, Event
 from controller.money import Odds, win_amount
 
 # --------------------------------------------------------------------------- effects
@@ -628,3 +628,26 @@ class DispatchedRound(Round):
             raise Reject(f"a {type(event).__name__.lower()} event has no place in {self.game_name}")
         handler: Callable[[Event], Iterable[Effect]] = getattr(self, name)
         return handler(event)
+
+
+class BetsThenCardsRound(DispatchedRound):
+    """A dispatched round whose bets close once, in phase ``"bets"``, and whose cards each go to ``_card`` (Pai Gow
+    Poker, Baccara, Red Dog and Bulldog): the two handlers those games had written alike."""
+
+    phase: str
+
+    def _close(self) -> list[Effect]:
+        raise NotImplementedError
+
+    def _card(self, card: Any) -> list[Effect]:
+        raise NotImplementedError
+
+    @handles(CloseBets)
+    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
+        if self.phase != "bets":
+            raise Reject("the bets are already closed")
+        return self._close()
+
+    @handles(CardOut)
+    def _on_card(self, event: CardOut) -> list[Effect]:
+        return self._card(event.card)

@@ -22,9 +22,9 @@ from math import gcd
 from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Void
+from controller.events import Action, Bet, Void
 from controller.games.contract import (
-    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    ActionSpec, BetsThenCardsRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.games.pai_gow_house_way import (
@@ -94,7 +94,7 @@ def house_way_of(config: RoundConfig, check: bool = False) -> HouseWay:
 # --------------------------------------------------------------------------- the round
 
 
-class PaiGowRound(DispatchedRound):
+class PaiGowRound(BetsThenCardsRound):
     game_name = "Pai Gow Poker"
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
@@ -280,16 +280,6 @@ class PaiGowRound(DispatchedRound):
         self._settlements.extend(settlements)
         effects.extend(settlements)
         return effects
-
-    @handles(CloseBets)
-    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
-        if self.phase != "bets":
-            raise Reject("the bets are already closed")
-        return self._close()
-
-    @handles(CardOut)
-    def _on_card(self, event: CardOut) -> list[Effect]:
-        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from controller.cards import Card
-from controller.events import Action, Bet, CardOut, CloseBets, Void
+from controller.events import Action, Bet, Void
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    ActionSpec, BetsThenCardsRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
     Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
 )
 from controller.money import Odds
@@ -68,7 +68,7 @@ def odds_words(table: Mapping[str, Any], spread: int | None) -> str:
 # --------------------------------------------------------------------------- the round
 
 
-class RedDogRound(DispatchedRound):
+class RedDogRound(BetsThenCardsRound):
     """Bets, two cards, raises while a spread is open, the third card(s), settlement."""
 
     game_name = "Red Dog"
@@ -245,16 +245,6 @@ class RedDogRound(DispatchedRound):
         self._settlements.extend(settlements)
         effects.extend(settlements)
         return effects
-
-    @handles(CloseBets)
-    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
-        if self.phase != "bets":
-            raise Reject("the bets are already closed")
-        return self._close()
-
-    @handles(CardOut)
-    def _on_card(self, event: CardOut) -> list[Effect]:
-        return self._card(event.card)
 
     # ------------------------------------------------------------------ the contract
 
