@@ -86,7 +86,11 @@ class Technician:
         """Start the walk and see it through; the whole screen until the command prompt comes back."""
         seen = ""
         panel = self.daemon.built.inputs["gpio"]
-        (laid,) = panel.devices.puck.seats  # the simulated table was set up with the puck in a burn circle
+        for _ in range(250):  # the simulated table was set up with the puck in a burn circle; the sensors
+            if panel.devices.puck.seats:  # settle (debounce) before the reading stands, later under load
+                break
+            await asyncio.sleep(0.02)
+        (laid,) = panel.devices.puck.seats
         last = len(panel.pin_map.puck.sensors)
         if laid != last:  # the walk starts at box 1: a puck that never left box 1 is not sensed there anew
             panel.hands.puck(laid, False)
