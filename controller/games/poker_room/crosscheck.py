@@ -21,7 +21,7 @@ from controller.cards import Card, card_from_index
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import Accepted, GameSpec, RoundConfig
 from controller.games.poker_room.history import pokerkit_game
-from controller.games.poker_room.reference import settle_pots
+from controller.games.poker_room.reference import settle_pots, settle_two_boards
 from controller.games.poker_room.round import PokerRoomRound
 
 
@@ -153,7 +153,8 @@ def known_difference(played: PlayedHand, expected: dict[int, int]) -> str | None
     have the same players once the hands that win nothing are killed, which
     PokerKit splits as one pot and the adapter splits each on its own; only
     odd chips can move, so no seat may differ by as many chips as there are
-    pots and no chip may be made or lost.
+    pots (times the boards: double-board hold'em splits every pot on each
+    board) and no chip may be made or lost.
     """
     hand = played.round.hand
     if hand is None or expected == played.after:
@@ -161,32 +162,36 @@ def known_difference(played: PlayedHand, expected: dict[int, int]) -> str | None
     state = hand.state.__dict__
     if state.get("halves_moved"):
         return "low half"
-    pots = len(state.get("_pots") or ())
+    parts = len(state.get("_pots") or ()) * max(1, played.round.rule.boards)  # each pot split on each board
     if state.get("pots_kept_apart") and sum(expected.values()) == sum(played.after.values()) \
-            and all(abs(expected[s] - played.after[s]) < pots for s in expected):
+            and all(abs(expected[s] - played.after[s]) < parts for s in expected):
         return "pots kept apart"
     return None
 
 
 def split_by_reference(config: RoundConfig, played: PlayedHand) -> dict[int, int] | None:
-    """The stacks after a single-board hold'em or Omaha hand with every pot split on its own by the reference.
+    """The stacks after a hold'em, double-board hold'em or Omaha hand with every pot split on its own by the reference.
 
     What each player put in, who folded and the cards are the round's; the
     pots and their split are ``reference.py``'s (each stake level a pot,
     folds merging levels, the best hand by brute force with
     ``controller.hands``, odd chips to the first winner from the button's
-    left). None for a game it does not split (antes, a second board, the
-    rake, or not a board game).
+    left; with two boards each pot halved between them first). None for a
+    game it does not split (antes, the rake, or not a board game).
     """
     round_ = played.round
     hand = round_.hand
     outcome = round_.outcome()
-    if hand is None or outcome is None or round_.rule.family != "board" or round_.rule.boards != 1 \
+    if hand is None or outcome is None or round_.rule.family != "board" or round_.rule.boards not in (1, 2) \
             or config.get("ante") or config.get("big_blind_ante") or config["rake_bp"]:
         return None
     by_seat = {entry["seat"]: entry for entry in outcome["seats"]}
     order = list(round_.order)
     folded = hand.folded()
+    if round_.rule.boards == 2:
+        return settle_two_boards(config, order, [by_seat[s]["stack_before"] for s in order],
+                                 [by_seat[s]["put_in"] for s in order], [i in folded for i in range(len(order))],
+                                 [hand.final_hole(i) for i in range(len(order))], (hand.board_now(0), hand.board_now(1)))
     return settle_pots(config, order, [by_seat[s]["stack_before"] for s in order],
                        [by_seat[s]["put_in"] for s in order], [i in folded for i in range(len(order))],
                        [hand.final_hole(i) for i in range(len(order))], list(hand.board),

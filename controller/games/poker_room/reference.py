@@ -25,7 +25,8 @@ the button, every card, every action) and
   ``lowball`` option says so); Sökö ranks with its own order.
 
 It returns the stacks after the hand; the cross-check compares them with the
-adapter's. Nothing here is used by a table.
+adapter's. ``settle_two_boards`` splits double-board hold'em's pots the same
+way, each pot halved between the two boards. Nothing here is used by a table.
 """
 
 from __future__ import annotations
@@ -211,6 +212,65 @@ def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: li
                 _share(won, low_part, lows, low)
             else:
                 _share(won, amount, players, high)
+    return {seat: start[i] - put[i] + won[i] for i, seat in enumerate(order)}
+
+
+def settle_two_boards(config: RoundConfig, order: list[int], start: list[int], put: list[int],
+                      folded: list[bool], holes: list[list[Card]], boards: tuple[list[Card], list[Card]]
+                      ) -> dict[int, int]:
+    """Double-board hold'em's stacks after the showdown, every pot on its own (players in PokerKit's order).
+
+    Each pot is halved between the boards, the odd chip to the first board;
+    each board's half is split between the scale's hands that anybody still
+    in makes on that board (the odd chip to the high), a low part none of the
+    pot's players can win going to that board's high; each part goes to the
+    best of the pot's players by brute force (ties share it, the odd chips to
+    the first winner from the button's left).
+    """
+    n = len(order)
+    alive = [i for i in range(n) if not folded[i]]
+    won = [0] * n
+    if len(alive) == 1:
+        won[alive[0]] = sum(put)
+        return {seat: start[i] - put[i] + won[i] for i, seat in enumerate(order)}
+    if any(len(board) != 5 for board in boards):
+        raise LimitRuleError(f"a showdown with boards of {[len(b) for b in boards]} cards")
+    scale, eight = config["scale"], config.get("low_qualifier", "eight") == "eight"
+
+    def value(i: int, b: int, kind: str) -> int | None:
+        cards = holes[i] + boards[b]
+        if kind == "high":
+            return best_high(cards).value
+        if scale == "low" or not eight:
+            return best_ace_to_five(cards).value
+        found = eight_or_better(cards)
+        return found.value if found is not None else None
+
+    kinds = {"high": ["high"], "low": ["low"], "high-low": ["high", "low"]}[scale]
+    pots: list[tuple[int, list[int]]] = []
+    below = 0
+    for level in sorted({p for p in put if p}):
+        amount = sum(min(p, level) - min(p, below) for p in put)
+        players = [i for i in alive if put[i] >= level]
+        below = level
+        if not players:
+            raise LimitRuleError("a pot nobody still in can win")
+        if pots and pots[-1][1] == players:  # a folded player's stake is not a side pot: one pot
+            pots[-1] = (pots[-1][0] + amount, players)
+        else:
+            pots.append((amount, players))
+    for amount, players in pots:
+        half, odd = divmod(amount, 2)
+        for b in (0, 1):
+            part = half + (odd if b == 0 else 0)
+            made = [k for k in kinds if any(value(i, b, k) is not None for i in alive)]
+            each, rest = divmod(part, len(made))
+            shares = {k: each + (rest if k == made[0] else 0) for k in made}
+            if "low" in shares and len(made) == 2 and all(value(i, b, "low") is None for i in players):
+                shares["high"] += shares.pop("low")
+            for kind, share in shares.items():
+                values = {i: v for i in players if (v := value(i, b, kind)) is not None}
+                _share(won, share, list(values), values)
     return {seat: start[i] - put[i] + won[i] for i, seat in enumerate(order)}
 
 

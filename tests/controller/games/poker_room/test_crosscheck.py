@@ -20,8 +20,12 @@ import warnings
 import pytest
 
 from controller import games
+from controller.cards import parse_cards
+from controller.events import Action, Bet, CardOut, CloseBets, Event
+from controller.games.contract import Accepted
 from controller.games.poker_room.crosscheck import (
     CASES,
+    PlayedHand,
     direct_stacks,
     known_difference,
     random_hand,
@@ -137,3 +141,28 @@ def test_a_main_and_a_side_pot_with_the_same_players_are_split_apart_where_poker
     assert known_difference(played, alone) == "pots kept apart"
     assert split_by_reference(config, played) == played.after
     assert (played.after[6], played.after[8], played.after[2]) == (3079, 4409, 8385)
+
+
+def test_a_double_board_hand_whose_pots_pokerkit_merges_is_split_pot_by_pot_and_board_by_board():
+    """Double-board no-limit hand 8,458 of seed ``crosscheck-2026-12-02c-1``: box 6 is all in for 970 and wins
+    nothing; boxes 1 and 2 tie on both boards (6-6-4-4-Q and K-K-A-A-Q). The main pot (2,910) and the side pot
+    (11,862) are each halved between the boards and each half split between 1 and 2, its odd chip to box 2 (first
+    from the button's left): four parts, four odd chips to box 2. PokerKit alone merges the two pots into one of
+    14,772 and splits it evenly, two chips fewer for box 2."""
+    spec, config = games.configure("double-board-holdem", "no-limit", {"buy_in": 1})
+    seats = {1: 6901, 2: 7704, 6: 970, 9: 4584}
+    round_ = spec.new_round(config, ())
+    events: list[Event] = [Bet(seat, "buy_in", stack) for seat, stack in seats.items()]
+    events += [Action(1, "button"), CloseBets()]
+    events += [CardOut(c) for c in parse_cards("Qs 8s 9h 8d Th 3s 2h Qc")]
+    events += [Action(9, "fold"), Action(1, "all_in"), Action(2, "call"), Action(6, "call")]
+    events += [CardOut(c) for c in parse_cards("9c 6h 4h 4d Kd 4s Ks 7s 6s Ad Kc 9s Ac")]
+    for event in events:
+        assert isinstance(round_.apply(event), Accepted), event
+    assert round_.complete
+    played = PlayedHand(events, seats, 1, {s: round_.stacks.get(s, 0) for s in seats}, round_)
+    assert played.after == {1: 7384, 2: 8191, 6: 0, 9: 4584}
+    alone = direct_stacks(config, played)
+    assert alone == {1: 7386, 2: 8189, 6: 0, 9: 4584}
+    assert known_difference(played, alone) == "pots kept apart"
+    assert split_by_reference(config, played) == played.after

@@ -8,7 +8,7 @@ streets), less only as an all-in. After each hand no chip is made or lost, each 
 change of its stack, and the stacks are those of an independent reference: for every single-board game
 (hold'em, Omaha, the Pineapples, Courchevel, stud, Razz, Sökö, draw and lowball) ``reference.settle_pots``
 (every pot split on its own by brute force with ``controller.hands``, none of PokerKit's pot or showdown
-code); for double-board hold'em, ``two_boards`` below (written from the rules, not from the adapter).
+code); for double-board hold'em, ``reference.settle_two_boards`` (each pot halved between the boards, the same brute force).
 The scenario files (tests/scenarios/poker-room/) hold audited hands; this is the breadth.
 """
 
@@ -24,11 +24,9 @@ from controller.cards import card_from_index
 from controller.events import Action, Bet, CardOut, CloseBets, Event
 from controller.games.contract import Accepted
 from controller.games.poker_room.crosscheck import PlayedHand
-from controller.games.poker_room.reference import settle_pots
+from controller.games.poker_room.reference import settle_pots, settle_two_boards
 from controller.games.poker_room.round import PokerRoomRound
 from controller.games.poker_room.variants import RULES
-from controller.hands.high import best_high
-from controller.hands.low import best_ace_to_five, eight_or_better
 
 HANDS = 8
 COMBOS = [pytest.param(rule.id, betting, scale, {}, id=f"{rule.id}-{betting}-{scale}")
@@ -151,64 +149,18 @@ def by_reference(config: Any, played: PlayedHand) -> dict[int, int] | None:
 
 
 def two_boards(config: Any, played: PlayedHand) -> dict[int, int] | None:
-    """Double-board hold'em, every pot on its own: halved between the boards (the odd chip to the first), each
-    board's half split between the scale's hands that anybody still in makes on it (the odd chip to the high),
-    a low part none of the pot's players can win going to that board's high, each part to the best of the
-    pot's players by brute force with ``controller.hands`` (ties share, odd chips from the button's left)."""
+    """Double-board hold'em by ``reference.settle_two_boards`` (every pot halved between the boards, each half
+    split by brute force with ``controller.hands``; written from the rules, not from the adapter)."""
     round_ = played.round
     hand, outcome = round_.hand, round_.outcome()
     if hand is None or outcome is None or round_.rule.boards != 2:
         return None
     seats = {entry["seat"]: entry for entry in outcome["seats"]}
     order = list(round_.order)
-    put = [seats[s]["put_in"] for s in order]
     folded = hand.folded()
-    alive = [i for i in range(len(order)) if i not in folded]
-    won = [0] * len(order)
-    if len(alive) == 1:
-        won[alive[0]] = sum(put)
-    else:
-        boards = [hand.board_now(b) for b in (0, 1)]
-        scale, eight = config["scale"], config.get("low_qualifier", "eight") == "eight"
-
-        def value(i: int, b: int, kind: str) -> int | None:
-            cards = hand.final_hole(i) + boards[b]
-            if kind == "high":
-                return best_high(cards).value
-            if scale == "low" or not eight:
-                return best_ace_to_five(cards).value
-            found = eight_or_better(cards)
-            return found.value if found is not None else None
-
-        kinds = {"high": ["high"], "low": ["low"], "high-low": ["high", "low"]}[scale]
-        pots: list[tuple[int, list[int]]] = []
-        below = 0
-        for level in sorted({p for p in put if p}):
-            amount = sum(min(p, level) - min(p, below) for p in put)
-            players = [i for i in alive if put[i] >= level]
-            below = level
-            if pots and pots[-1][1] == players:
-                pots[-1] = (pots[-1][0] + amount, players)
-            else:
-                pots.append((amount, players))
-        for amount, players in pots:
-            half, odd = divmod(amount, 2)
-            for b in (0, 1):
-                part = half + (odd if b == 0 else 0)
-                made = [k for k in kinds if any(value(i, b, k) is not None for i in alive)]
-                each, rest = divmod(part, len(made))
-                shares = {k: each + (rest if k == made[0] else 0) for k in made}
-                if "low" in shares and len(made) == 2 and all(value(i, b, "low") is None for i in players):
-                    shares["high"] += shares.pop("low")
-                for kind, share in shares.items():
-                    values = {i: value(i, b, kind) for i in players if value(i, b, kind) is not None}
-                    best = max(values.values())
-                    winners = [i for i in players if values.get(i) == best]
-                    split, left = divmod(share, len(winners))
-                    for i in winners:
-                        won[i] += split
-                    won[winners[0]] += left
-    return {seat: seats[seat]["stack_before"] - put[i] + won[i] for i, seat in enumerate(order)}
+    return settle_two_boards(config, order, [seats[s]["stack_before"] for s in order],
+                             [seats[s]["put_in"] for s in order], [k in folded for k in range(len(order))],
+                             [hand.final_hole(k) for k in range(len(order))], (hand.board_now(0), hand.board_now(1)))
 
 
 @pytest.mark.parametrize("game, betting, scale, options", COMBOS)
