@@ -192,19 +192,7 @@ def settle_pots(config: RoundConfig, order: list[int], start: list[int], put: li
                     found_low: Any = eight_or_better(cards) if qualifier else best_ace_to_five(cards)
                     if found_low is not None:
                         low[i] = found_low.value
-        pots: list[tuple[int, list[int]]] = []  # the main pot and the side pots: (amount, players still in)
-        below = 0
-        for level in sorted({p for p in put if p}):
-            amount = sum(min(p, level) - min(p, below) for p in put)
-            players = [i for i in alive if put[i] >= level]
-            below = level
-            if not players:
-                raise LimitRuleError("a pot nobody still in can win")
-            if pots and pots[-1][1] == players:  # a folded player's stake is not a side pot: one pot
-                pots[-1] = (pots[-1][0] + amount, players)
-            else:
-                pots.append((amount, players))
-        for amount, players in pots:
+        for amount, players in _pots(put, alive):
             lows = [i for i in players if i in low]
             if lows:
                 low_part = amount // 2
@@ -247,19 +235,7 @@ def settle_two_boards(config: RoundConfig, order: list[int], start: list[int], p
         return found.value if found is not None else None
 
     kinds = {"high": ["high"], "low": ["low"], "high-low": ["high", "low"]}[scale]
-    pots: list[tuple[int, list[int]]] = []
-    below = 0
-    for level in sorted({p for p in put if p}):
-        amount = sum(min(p, level) - min(p, below) for p in put)
-        players = [i for i in alive if put[i] >= level]
-        below = level
-        if not players:
-            raise LimitRuleError("a pot nobody still in can win")
-        if pots and pots[-1][1] == players:  # a folded player's stake is not a side pot: one pot
-            pots[-1] = (pots[-1][0] + amount, players)
-        else:
-            pots.append((amount, players))
-    for amount, players in pots:
+    for amount, players in _pots(put, alive):
         half, odd = divmod(amount, 2)
         for b in (0, 1):
             part = half + (odd if b == 0 else 0)
@@ -272,6 +248,24 @@ def settle_two_boards(config: RoundConfig, order: list[int], start: list[int], p
                 values = {i: v for i in players if (v := value(i, b, kind)) is not None}
                 _share(won, share, list(values), values)
     return {seat: start[i] - put[i] + won[i] for i, seat in enumerate(order)}
+
+
+def _pots(put: list[int], alive: list[int]) -> list[tuple[int, list[int]]]:
+    """The main pot and the side pots, (amount, players still in), one for each stake level: a folded
+    player's stake is not a side pot, so a level whose players are the level before's joins that pot."""
+    pots: list[tuple[int, list[int]]] = []
+    below = 0
+    for level in sorted({p for p in put if p}):
+        amount = sum(min(p, level) - min(p, below) for p in put)
+        players = [i for i in alive if put[i] >= level]
+        below = level
+        if not players:
+            raise LimitRuleError("a pot nobody still in can win")
+        if pots and pots[-1][1] == players:
+            pots[-1] = (pots[-1][0] + amount, players)
+        else:
+            pots.append((amount, players))
+    return pots
 
 
 def _share(won: list[int], amount: int, players: list[int], value: dict[int, int]) -> None:
