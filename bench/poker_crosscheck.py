@@ -26,7 +26,8 @@ at ``--hands`` or after ``--seconds``, whichever comes first. With
 ``--interleave`` the games take one hand each in turn, a progress line with
 the counts so far is printed every ``--every`` seconds and ``--seconds`` is
 for the whole run, so a run stopped at a deadline leaves exact counts for
-every game. Each line also splits the CPU time between making the hand and
+every game; a run sent SIGTERM finishes the hands under way and prints its
+lines as if it had reached its end. Each line also splits the CPU time between making the hand and
 playing it through the round (``adapter_cpu_s``: the random moves, the
 round, the adapter and PokerKit under it) and playing the same events
 through the reference (``reference_cpu_s``: PokerKit alone, or
@@ -46,6 +47,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -181,8 +183,10 @@ def run_interleaved(chosen: list[Case], hands: int, seconds: float, seed: str, e
     """One hand of each game in turn until each has ``hands`` or ``seconds`` have passed in all; the counts so far
     are printed every ``every`` seconds (a run stopped early still leaves its exact counts)."""
     checkers = [Checker(case, seed) for case in chosen]
+    stop: list[int] = []  # SIGTERM: finish the round of hands under way, then print the lines as at the end
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
     started = last = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    while time.perf_counter() - started < seconds and not stop:
         left = [c for c in checkers if c.hands < hands]
         if not left:
             break

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,22 @@ def test_bench_runs_with_a_tiny_workload(script, tmp_path):
                               text=True, timeout=300)
         assert done.returncode == 0, f"{script} {' '.join(argv)}: exit {done.returncode}\n{done.stderr[-3000:]}"
         assert last_json(done.stdout) is not None
+
+
+def test_the_interleaved_cross_check_stopped_by_sigterm_prints_every_game_and_the_summary():
+    """A long cross-check stopped at a deadline keeps its per-game lines (counts, mismatches, CPU split)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, str(BENCH / "poker_crosscheck.py"), "--interleave", "--pokerkit-only",
+                             "--games", "razz-limit,lowball-limit-draws=3", "--hands", "100000", "--seconds", "600",
+                             "--every", "0", "--seed", "sigterm"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())  # a progress line: hands are being played
+    assert first["progress"] is True
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    lines = [json.loads(line) for line in out.splitlines() if '"progress"' not in line]
+    games = {line["game"]: line["hands"] for line in lines if "game" in line}
+    assert set(games) == {"razz-limit", "lowball-limit-draws=3"} and min(games.values()) >= 1
+    assert lines[-1]["summary"] is True and lines[-1]["hands"] == sum(games.values()) < 200_000
