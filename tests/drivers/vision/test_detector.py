@@ -201,3 +201,16 @@ def test_touching_dice_in_a_train_photo_are_read_as_two() -> None:
 
     assert not any(centre_in(four.box, d.box) and centre_in(one.box, d.box) for d in result.dice), result
     assert [d.value for d in result.dice if overlap(four.box, d.box) > 0.3] == [4], result
+
+
+def test_a_die_only_the_detector_sees_touching_a_read_die_keeps_the_photo_unsure() -> None:
+    # The shape of an oblique view's side face (dice_44): a face only the detector sees, edge to edge with a
+    # read die.  A side face or a die of its own: the photo cannot say, so unsure, and both dice keep values.
+    img = _two_dice()
+    cv2.rectangle(img, (172, 276), (232, 336), (132, 132, 132), -1)
+    for dx, dy in ((-15, -15), (15, -15), (-15, 15), (15, 15)):
+        cv2.circle(img, (202 + dx, 306 + dy), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    result = _reader(THREE, FIVE, Detection((172, 276, 61, 61), 0.9)).read(img)
+    assert sorted(d.value for d in result.dice) == [3, 4, 5], result
+    assert result.status == "unsure" and "touches the die at" in result.reason, result
+    assert "[172, 276, 61, 61] touches" in result.reason and "side face" in result.reason

@@ -77,3 +77,22 @@ def test_styled_throws_are_seeded_and_their_calibration_follows_the_tilt() -> No
     assert {s.cloth for s in styles} == set(synth_styles.CLOTHS)
     assert {s.dice for s in styles} == {"opaque", "translucent"} and max(s.tilt for s in styles) > 30
     assert synth_styles.style(1, "sicbo").dice == "white"
+
+
+def test_the_show_floor_is_compared_on_styled_throws_only(tmp_path: Path) -> None:
+    assert subprocess.run([sys.executable, "tools/vision_model/synth_rules.py", "--models", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True).returncode == 2
+    for source in SOURCES:  # stand-ins for the fold models: the plumbing only
+        (tmp_path / source).mkdir()
+        shutil.copy(MODEL_PATH, tmp_path / source / "dice_detector.onnx")
+        shutil.copy(PHOTO_MODEL, tmp_path / source / "dice_face_photo.onnx")
+    run = subprocess.run([sys.executable, "tools/vision_model/synth_rules.py", "--models", str(tmp_path),
+                          "--seed", "1700000", "--count", "2", "--floors", "0.5,1.01"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert set(report["folds"]) == set(SOURCES) and set(report["both"]) == {"0.5", "1.01"}
+    for floor in report["both"].values():
+        assert floor["throws"] == 4 and floor["dice"] == 8  # two red-and-green throws a fold
+        assert floor.get("right", 0) + floor.get("wrong", 0) <= floor["dice"]
+        assert floor.get("ok_wrong", 0) <= floor.get("ok", 0)
