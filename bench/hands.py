@@ -1,7 +1,7 @@
 """Hand-evaluation benchmark: prints one JSON document.
 
     python bench/hands.py [--single 200000] [--batch 1000000] [--seed 1] [--eval7-turns 9]
-                                         [--all-seven]
+                                         [--all-seven] [--base REV]
 
 Measured in one run on the same random seven-card hands:
 - our single-hand ``high_value`` (pure Python, Card objects) against treys'
@@ -9,7 +9,10 @@ Measured in one run on the same random seven-card hands:
   best of three interleaved rounds each, and the ratio;
 - the same against eval7's ``evaluate`` (Cython; its own cards, made before
   timing), in ``--eval7-turns`` turns with the order swapped every turn, the
-  ratio per turn (min, median, max) and best against best;
+  ratio per turn (min, median, max) and best against best; with ``--base REV``
+  also that commit's ``high_value`` (its ``controller/hands/fast.py``, read
+  with ``git show`` and loaded beside ours, on the same cards), as a third side
+  of every turn, and ours against it per turn;
 - our batch ``rank_batch`` (numpy) over ``--batch`` hands against phevaluator's
   C ``evaluate_7cards`` called once per hand from Python (the raw extension
   function, and its public ``evaluate_cards`` wrapper), best of three;
@@ -23,8 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import importlib.util
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -102,8 +108,32 @@ def single(n: int, seed: int) -> dict[str, object]:
     }
 
 
-def against_eval7(n: int, seed: int, turns: int) -> dict[str, object]:
-    """Our ``high_value`` and eval7's ``evaluate`` (Cython) on the same hands, in turns; the ratio per turn."""
+def base_high_value(rev: str) -> Callable[..., int]:
+    """``high_value`` as commit ``rev`` has it: its fast.py, loaded beside this checkout's (same cards, values)."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", f"{rev}:controller/hands/fast.py"], cwd=root, check=True,
+                            capture_output=True, text=True).stdout
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "base_fast.py"
+        path.write_text(source)
+        spec = importlib.util.spec_from_file_location("base_fast", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    module.ready()
+    value: Callable[..., int] = module.high_value
+    return value
+
+
+def _spread(ratios: list[float]) -> list[float]:
+    ratios = sorted(ratios)
+    return [round(ratios[0], 2), round(ratios[len(ratios) // 2], 2), round(ratios[-1], 2)]
+
+
+def against_eval7(n: int, seed: int, turns: int, base: str | None = None) -> dict[str, object]:
+    """Our ``high_value`` and eval7's ``evaluate`` (Cython) on the same hands, in turns; the ratio per turn.
+
+    With ``base`` (a git revision), that commit's ``high_value`` is a third side of every turn."""
     try:
         import eval7
     except ModuleNotFoundError:
@@ -114,6 +144,7 @@ def against_eval7(n: int, seed: int, turns: int) -> dict[str, object]:
     theirs_hands = [[eval7.Card(str(c)) for c in h] for h in hands]  # eval7's own cards, made before timing
     ready()
     evaluate = eval7.evaluate
+    base_value = base_high_value(base) if base else None
 
     def ours() -> None:
         for h in hands:
@@ -123,27 +154,55 @@ def against_eval7(n: int, seed: int, turns: int) -> dict[str, object]:
         for h in theirs_hands:
             evaluate(h)
 
-    ours_s: list[float] = []
-    theirs_s: list[float] = []
-    for turn in range(turns):  # in turns, the order swapped every turn, so that load hits both alike
-        pair = (ours, theirs) if turn % 2 == 0 else (theirs, ours)
-        for run in pair:
-            (ours_s if run is ours else theirs_s).append(_best_of(1, run))
-    ratios = sorted(t / o for o, t in zip(ours_s, theirs_s))
+    def based() -> None:
+        assert base_value is not None
+        for h in hands:
+            base_value(h)
+
+    sides: list[tuple[str, Callable[[], None]]] = [("ours", ours), ("eval7", theirs)]
+    if base_value is not None:
+        sides.append(("base", based))
+    seconds: dict[str, list[float]] = {name: [] for name, _ in sides}
+    cpu: dict[str, list[float]] = {name: [] for name, _ in sides}  # the process's CPU time: waits for a core left out
+    for turn in range(turns):  # in turns, the order rotated or swapped every turn, so that load hits all alike
+        order = sides[turn % len(sides):] + sides[:turn % len(sides)]
+        if turn % 2:
+            order.reverse()
+        for name, run in order:
+            wall, used = time.perf_counter(), time.process_time()
+            run()
+            seconds[name].append(time.perf_counter() - wall)
+            cpu[name].append(time.process_time() - used)
+    ours_s, theirs_s = seconds["ours"], seconds["eval7"]
     ours_values = np.array([high_value(h) for h in hands])
     theirs_values = np.array([evaluate(h) for h in theirs_hands])  # eval7: higher is better
-    return {
+    out: dict[str, object] = {
         "hands": n,
         "turns": turns,
         "eval7_version": _version("eval7"),
         "ours_calls_per_s_best": round(n / min(ours_s)),
         "eval7_calls_per_s_best": round(n / min(theirs_s)),
         "ratio_best_to_best": round(min(theirs_s) / min(ours_s), 2),
-        "ratio_per_turn_min_median_max": [round(ratios[0], 2), round(ratios[len(ratios) // 2], 2),
-                                          round(ratios[-1], 2)],
+        "ratio_per_turn_min_median_max": _spread([t / o for o, t in zip(ours_s, theirs_s)]),
+        "cpu_ratio_per_turn_min_median_max": _spread([t / o for o, t in zip(cpu["ours"], cpu["eval7"])]),
         "goal_ratio": 1.0,
         "same_order_as_eval7": _orders_agree(ours_values, -theirs_values),
     }
+    if base_value is not None:
+        base_s = seconds["base"]
+        out["base"] = {
+            "revision": base,
+            "commit": subprocess.run(["git", "rev-parse", "--short", f"{base}^{{commit}}"], capture_output=True,
+                                     text=True, cwd=Path(__file__).resolve().parent.parent).stdout.strip(),
+            "calls_per_s_best": round(n / min(base_s)),
+            "eval7_to_base_per_turn_min_median_max": _spread([t / b for b, t in zip(base_s, theirs_s)]),
+            "ours_to_base_per_turn_min_median_max": _spread([b / o for o, b in zip(ours_s, base_s)]),
+            "ours_to_base_cpu_per_turn_min_median_max": _spread([b / o for o, b in zip(cpu["ours"], cpu["base"])]),
+            "eval7_to_base_cpu_per_turn_min_median_max": _spread([t / b for b, t in zip(cpu["base"],
+                                                                                         cpu["eval7"])]),
+            "same_values_as_ours": bool(all(base_value(h) == v for h, v in zip(hands, ours_values.tolist()))),
+        }
+    return out
 
 
 def batched(n: int, seed: int) -> dict[str, object]:
@@ -218,13 +277,14 @@ def main() -> None:
     parser.add_argument("--all-seven", action="store_true")
     parser.add_argument("--eval7-turns", type=int, default=9, help="turns of ours and eval7's single-hand runs")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    parser.add_argument("--base", help="also time this git revision's single-hand high_value in the eval7 turns")
     args = parser.parse_args()
     report: dict[str, object] = {
         "command": "python " + " ".join(sys.argv),
         "python": platform.python_version(),
         "machine": platform.machine(),
         "single_hand_7card": single(args.single, args.seed),
-        "single_hand_7card_vs_eval7": against_eval7(args.single, args.seed, args.eval7_turns),
+        "single_hand_7card_vs_eval7": against_eval7(args.single, args.seed, args.eval7_turns, args.base),
         "batch_7card": batched(args.batch, args.seed),
     }
     if args.all_seven:

@@ -34,6 +34,23 @@ def hand_key(rank: int, suit: str) -> int:
     return suit_bits + (digit << (16 if rank <= 8 else 33))
 
 
+SEVEN_RANK_TERMS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+"""A number per rank (2..A) such that no two multisets of seven ranks (each at most four times) have the same sum
+(the rank keys of Kenneth Shackleton's SKPokerEval); the largest sum is 7,825,759."""
+
+
+def seven_key(rank: int, suit: str) -> int:
+    """One card's term in the seven-card hand key (``controller.hands.fast``; 0 for the joker).
+
+    Bits 0..15 count the suits as in ``hand_key``; bits 16.. hold the rank's
+    ``SEVEN_RANK_TERMS`` number, so that the seven cards' sum, shifted, is a
+    place in one table of every seven-card rank multiset.
+    """
+    if rank == JOKER_RANK:
+        return 0
+    return (1 << (4 * SUITS.index(suit))) + (SEVEN_RANK_TERMS[rank - 2] << 16)
+
+
 class CardError(ValueError):
     """Card notation that cannot be read; the message quotes the text."""
 
@@ -46,6 +63,8 @@ class Card:
     suit: str
     key: int = field(init=False, repr=False, compare=False, hash=False)
     """The card's term in the single-hand evaluator's hand key (``hand_key``; 0 for the joker)."""
+    key7: int = field(init=False, repr=False, compare=False, hash=False)
+    """The card's term in the seven-card hand key (``seven_key``; 0 for the joker)."""
 
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
@@ -54,6 +73,7 @@ class Card:
         elif not (2 <= self.rank <= 14) or self.suit not in SUITS or len(self.suit) != 1:
             raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
         object.__setattr__(self, "key", hand_key(self.rank, self.suit))
+        object.__setattr__(self, "key7", seven_key(self.rank, self.suit))
 
     def __deepcopy__(self, memo: dict[int, object]) -> "Card":
         return self  # immutable: a round's snapshot shares its cards

@@ -15,6 +15,14 @@ hashing): ``OFFSET[n][low digits]`` is where the block of the low part starts,
 and ``VALUES[n][offset + within]`` is the value: 49,205 values for seven cards,
 18,395 for six, 6,175 for five. A flush looks up the flush suit's rank bit mask.
 
+Seven cards, the common case, take one table read instead of three: each card
+also carries a second term (``Card.key7``, ``cards.seven_key``) whose rank part
+is a number chosen so that every multiset of seven ranks has its own sum
+(``cards.SEVEN_RANK_TERMS``, at most 7,825,759), and ``SEVEN[sum]`` is the
+value. That table (31 MB of 4-byte values, mostly empty) is spread out in
+memory from the 49,205 sums kept beside ``VALUES[7]`` (``sums7``), when the
+tables are filled; it is never built from the ranking rules again.
+
 The tables are filled on the first call (about half a second) and never change
 afterwards: ``high_value`` finds its value array empty, fills the tables in
 place and tries again. Until then importing costs nothing.
@@ -27,7 +35,7 @@ from array import array
 from itertools import combinations
 from typing import Iterator, Mapping, Sequence
 
-from controller.cards import Card, hand_key
+from controller.cards import SEVEN_RANK_TERMS, Card, hand_key
 from controller.hands.values import flush_value, value_from_counts
 
 LOW_RANKS = range(2, 9)
@@ -38,6 +46,7 @@ _SUIT_START = 0x3333
 _FLUSH_BITS = 0x8888
 _NIBBLE_SUIT = {3: "c", 7: "d", 11: "h", 15: "s"}
 _LOW_SPAN, _HIGH_SPAN = 5 ** len(LOW_RANKS), 5 ** len(HIGH_RANKS)
+_SEVEN_SPAN = 4 * SEVEN_RANK_TERMS[-1] + 3 * SEVEN_RANK_TERMS[-2] + 1  # the largest seven-rank sum, and one
 
 
 CARD_KEY: dict[str, tuple[int, ...]] = {s: (0, 0) + tuple(hand_key(r, s) for r in range(2, 15)) for s in "cdhs"}
@@ -49,6 +58,8 @@ _OFFSET = {n: array("i", bytes(4 * _LOW_SPAN)) for n in (5, 6, 7)}
 _WITHIN = array("i", bytes(4 * _HIGH_SPAN))
 _VALUES: dict[int, array[int]] = {n: array("i") for n in (5, 6, 7)}
 _FLUSH = array("i")
+_SUMS7 = array("i")
+_SEVEN = array("i")  # SEVEN[sum of the seven cards' SEVEN_RANK_TERMS]: the value (0 where no multiset sums to it)
 
 
 def _multisets(ranks: Sequence[int], size: int, most: int = 4) -> Iterator[tuple[int, ...]]:
@@ -97,6 +108,7 @@ def build_tables() -> dict[str, list[int]]:
     for n in (5, 6, 7):
         values: list[int] = []
         offset = [0] * _LOW_SPAN
+        sums: list[int] = []
         for s in range(n + 1):
             for low in lows[s]:
                 offset[_digits(low, 2)] = len(values)
@@ -106,7 +118,10 @@ def build_tables() -> dict[str, list[int]]:
                     for r in low + high:
                         counts[r] += 1
                     values.append(value_from_counts(counts))
+                    sums.append(sum(SEVEN_RANK_TERMS[r - 2] for r in low + high))
         out[f"offset{n}"], out[f"values{n}"] = offset, values
+        if n == 7:
+            out["sums7"] = sums
     flush = [0] * (1 << 15)
     for size in (5, 6, 7):
         for ranks in combinations(range(2, 15), size):
@@ -126,18 +141,27 @@ def install(tables: dict[str, Sequence[int]]) -> None:
 def _install_locked(tables: Mapping[str, Sequence[int]]) -> None:
     if len(tables["within"]) != _HIGH_SPAN or any(len(tables[f"offset{n}"]) != _LOW_SPAN for n in (5, 6, 7)):
         raise ValueError("fast hand tables of the wrong size")
+    sums7 = tables["sums7"]
+    if len(sums7) != len(tables["values7"]) or min(sums7) < 0 or max(sums7) >= _SEVEN_SPAN:
+        raise ValueError("fast hand tables of the wrong size")
     _WITHIN[:] = array("i", tables["within"])
     for n in (5, 6, 7):
         _OFFSET[n][:] = array("i", tables[f"offset{n}"])
         del _VALUES[n][:]
         _VALUES[n].extend(array("i", tables[f"values{n}"]))
+    del _SUMS7[:]
+    _SUMS7.extend(array("i", sums7))
+    del _SEVEN[:]  # filled in place: high_value holds this array as a default argument
+    _SEVEN.frombytes(bytes(4 * _SEVEN_SPAN))
+    for place, value in zip(_SUMS7, _VALUES[7]):
+        _SEVEN[place] = value
     _FLUSH.extend(array("i", tables["flush"]))  # last: a filled _FLUSH means every table is filled
 
 
 def filled_tables() -> dict[str, Sequence[int]]:
     """The tables in use (filled first if they are not yet), by ``build_tables``'s names: for compiled walks."""
     _fill()
-    out: dict[str, Sequence[int]] = {"within": _WITHIN, "flush": _FLUSH}
+    out: dict[str, Sequence[int]] = {"within": _WITHIN, "flush": _FLUSH, "sums7": _SUMS7}
     for n in (5, 6, 7):
         out[f"offset{n}"], out[f"values{n}"] = _OFFSET[n], _VALUES[n]
     return out
@@ -170,7 +194,7 @@ def _filled_then(cards: Sequence[Card]) -> int:
     return high_value(cards)
 
 
-def high_value(cards: Sequence[Card], _o7: array[int] = _OFFSET[7], _v7: array[int] = _VALUES[7],
+def high_value(cards: Sequence[Card], _s7: array[int] = _SEVEN,
                _o5: array[int] = _OFFSET[5], _v5: array[int] = _VALUES[5],
                _w: array[int] = _WITHIN) -> int:
     """The value of the best five of ``cards`` (five or more, no joker, no checks).
@@ -178,17 +202,17 @@ def high_value(cards: Sequence[Card], _o7: array[int] = _OFFSET[7], _v7: array[i
     This is the hot path for games and simulations: it does not validate its
     input (``controller.hands.high.best_high`` does, and names the hand).
     """
-    try:  # seven cards, the common case: no len() call, one number per card (Card.key)
+    try:  # seven cards, the common case: no len() call, one number per card (Card.key7), one table read
         a, b, c, d, e, f, g = cards
     except ValueError:
         n = len(cards)
     else:
         # literals, not the module's names, on this path: 0x3333 _SUIT_START, 0x8888 _FLUSH_BITS,
-        # 16 _LOW_SHIFT, 0x1FFFF _LOW_MASK, 33 _HIGH_SHIFT (tests/controller/hands/test_fast.py holds them equal)
-        t = 0x3333 + a.key + b.key + c.key + d.key + e.key + f.key + g.key
+        # 16 _LOW_SHIFT (tests/controller/hands/test_fast.py holds them equal)
+        t = 0x3333 + a.key7 + b.key7 + c.key7 + d.key7 + e.key7 + f.key7 + g.key7
         if not t & 0x8888:
             try:
-                return _v7[_o7[(t >> 16) & 0x1FFFF] + _w[t >> 33]]
+                return _s7[t >> 16]
             except IndexError:
                 return _filled_then(cards)
         return _flush_value(cards, t)

@@ -35,7 +35,7 @@ TINY: dict[str, list[list[str]]] = {
                 ["--seconds", "0.2", "--table", "shuffler", "--nice", "0", "--base", "HEAD", "--no-compile"]],
     "house_edge.py": [["--only", "tiny_caribbean_simulate"]],
     "hands_compiled.py": [["--hands", "20000", "--rounds", "1", "--no-all", "--no-c"]],
-    "hands.py": [["--single", "2000", "--batch", "20000"]],
+    "hands.py": [["--single", "2000", "--batch", "20000"], ["--single", "2000", "--batch", "20000", "--base", "HEAD"]],
     "poker_crosscheck.py": [["--hands", "3", "--seconds", "5", "--phh"],
                             ["--hands", "1", "--seconds", "5", "--interleave", "--pokerkit-only", "--every", "0"],
                             ["--hands", "1", "--seconds", "5", "--where", "--games", "razz-limit"]],
