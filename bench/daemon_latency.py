@@ -11,7 +11,10 @@ cards that end a round: the sign's time is when the frame for the new content
 was drawn (the output hands the content over in the listener and draws on the
 loop's next turn). The reference, in the same run and in turns (one sample
 after each card): the disk alone, a 100-byte append and ``fsync`` to a file
-beside the journal, the floor under any commit. Prints JSON.
+beside the journal, the floor under any commit. The journal is opened as the
+daemon opens it: checked, signed, its sealed state file following the head on
+the state file's own thread (controller/runtime/statefile.py
+``HeadFollower``). Prints JSON.
 
     python bench/daemon_latency.py --cards 10000 --journal /tmp/bench-journal.sqlite
     python bench/daemon_latency.py --cards 2000 --turns 4 --base main
@@ -36,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if "--code" in sys.argv:  # the code to time (another commit's, extracted by the parent run)
@@ -47,6 +51,23 @@ from controller.events import Bet, CloseBets  # noqa: E402
 from controller.runtime.device_outputs import DeviceView, SignOutput  # noqa: E402
 from controller.runtime.interfaces import Command  # noqa: E402
 from controller.runtime.table import Table  # noqa: E402
+
+
+def open_as_the_daemon_does(config: Any, journal: Path) -> tuple[Table, Any]:
+    """The table on its checked, signed journal, its sealed state following the head the way the daemon's does
+    (controller/runtime/daemon.py ``_open_table``: on the state file's own thread where this code has one)."""
+    try:
+        from controller.runtime import integrity
+        from controller.runtime.statefile import HeadFollower
+    except ImportError:  # an older commit (--base): its Table.open is what its daemon did
+        return Table.open(config), None
+    opened = integrity.open_journal(journal, config.table_id)
+    if opened.problem is not None or opened.state is None:
+        raise RuntimeError(f"the bench's journal cannot be opened: {opened.problem}")
+    table = Table.open(config, journal=opened.journal)
+    follower = HeadFollower(opened.state)
+    opened.journal.on_commit = follower
+    return table, follower
 
 
 def pct(values: list[float], q: float) -> float:
@@ -66,7 +87,7 @@ async def main(cards: int, journal: Path, raw: bool = False) -> dict[str, object
     loop = asyncio.get_running_loop()
     data = table_config.simulated_defaults("punto-banco", "fi", str(journal))
     config = table_config.from_mapping(data, "bench")
-    table = Table.open(config)
+    table, follower = open_as_the_daemon_does(config, journal)
     view = DeviceView(table)
     sign_dev, _ = simulated_displays(load_device_config(ROOT / "hw" / "dealer-panel.toml"))
     sign = SignOutput(Sign(sign_dev), loop, ticked=True)
@@ -151,6 +172,8 @@ async def main(cards: int, journal: Path, raw: bool = False) -> dict[str, object
         os.close(disk)
         link.stop()
         emu.stop()
+        if follower is not None:
+            follower.close()
         table.journal.close()
     to_commit = [(commit_ns[i] - sent_ns[i]) / 1e6 for i in range(cards)]
     to_display = [(display_ns[i] - sent_ns[i]) / 1e6 for i in display_ns if i < cards]

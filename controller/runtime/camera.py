@@ -194,16 +194,37 @@ class EmulatedCamera(SimulatedPanel):
     def __init__(self, name: str, game: str | GameSpec, seed: int, disturb: float = 0.15) -> None:
         import random
 
-        from drivers.vision import synth_dice
-
         super().__init__(name)
         self.game = game
-        self.reader = make_reader(game, synth_dice.calibration())
+        self._reader: Any = None  # the real reader on the synthetic calibration: built after ``ready``
+        self._loading: threading.Thread | None = None
         self.rng = random.Random(f"camera:{seed}")
         self.disturb = disturb
         self.truth: tuple[tuple[int, ...], tuple[str, ...]] | None = None
         self.reads = 0
         self.counts: dict[str, int] = {"ok": 0, "void": 0, "unsure": 0}
+
+    def _build_reader(self) -> None:
+        from drivers.vision import synth_dice
+
+        self._reader = make_reader(self.game, synth_dice.calibration())
+
+    def after_ready(self) -> None:
+        """Once the table is ready: the reader and its modules (OpenCV, numpy) load on a thread of their own,
+        off the start's path; the first throw waits for them if it comes sooner."""
+        if self._reader is None and self._loading is None:
+            self._loading = threading.Thread(target=self._build_reader, name="camera reader", daemon=True)
+            self._loading.start()
+
+    @property
+    def reader(self) -> Any:
+        """The real ``DiceReader`` on the synthetic scenes' calibration (the same whenever it is built)."""
+        if self._reader is None:
+            if self._loading is not None:
+                self._loading.join()
+            if self._reader is None:  # not loaded (no ready yet, or the thread failed): built here
+                self._build_reader()
+        return self._reader
 
     def health(self) -> Mapping[str, Any]:
         # the counts under their own key: spread out, the count of ok reads would be the device's "ok"

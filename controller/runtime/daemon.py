@@ -44,7 +44,7 @@ from controller.runtime.faults import Fault
 from controller.runtime.interfaces import Command, InputDevice, Output
 from controller.runtime.logs import log
 from controller.runtime.outputs import OutputSlot, Terminal, TextOutput
-from controller.runtime.statefile import SealedState
+from controller.runtime.statefile import HeadFollower, SealedState
 from controller.runtime.simulate import VirtualCroupier
 from controller.runtime.simulation import wire
 from controller.runtime.running import Running
@@ -81,6 +81,7 @@ class Daemon:
         self.lockout = Lockout()  # one failed-PIN book for the console and the terminal
         self.floor_link: Any = None
         self.sealed: SealedState | None = None
+        self.follower: HeadFollower | None = None
 
     # -- what a started daemon has (None before start(); tests and tools read these)
 
@@ -208,6 +209,10 @@ class Daemon:
         log(logging.INFO, "ready", table=self.config.table_id, round=table.round_no, seq=table.journal.last_seq,
             ready_s=round(self.ready_s, 3))
         running.check_done(table, [])
+        for device in running.devices.values():  # what a device may load once the table is ready (the emulated
+            warm = getattr(device, "after_ready", None)  # camera's reader): off the start's path
+            if callable(warm):
+                warm()
         try:
             # the dealer terminal and the pit view come up right after ready (the table already takes cards and
             # bets from its devices): its web server's modules load off the start's path
@@ -254,8 +259,10 @@ class Daemon:
                 table = Table.open(self.config, self.lookup, journal=opened.journal,
                                    draws=SeededDraws(self.seed) if self.simulate else None)
                 self.sealed = opened.state
-                if opened.state is not None:
-                    opened.journal.on_commit = self._follow_head(opened.state)
+                if opened.state is not None:  # the state file follows the head on its own thread, off the
+                    # commit's and the sign's path (statefile.HeadFollower)
+                    self.follower = HeadFollower(opened.state)
+                    opened.journal.on_commit = self.follower
                 return table
             except Exception as exc:  # a record the recovery cannot read: the chain was good, its meaning is not
                 problem = f"the journal cannot be recovered: {exc!r}"
@@ -266,23 +273,6 @@ class Daemon:
         log(logging.CRITICAL, "fault latched", fault=name, text=problem, journaled=False)
         self.stream.write(f"#- FAULT latched: {name}: {problem}\n")
         return table
-
-    def _follow_head(self, state: SealedState) -> Callable[[int, str], None]:
-        """The sealed state follows the journal's head just after each commit, on the loop, once the commit's
-        effects are out (the state may lag the journal after a crash, never lead it); a burst of commits is
-        one write."""
-        head: list[tuple[int, str]] = []
-
-        def write() -> None:
-            if head:
-                state.advance(*head.pop())
-                head.clear()
-
-        def follow(seq: int, digest: str) -> None:
-            if not head:
-                asyncio.get_running_loop().call_soon(write)
-            head[:] = [(seq, digest)]
-        return follow
 
     @staticmethod
     def _checkpoint_when_idle(table: Table, loop: asyncio.AbstractEventLoop,
@@ -315,8 +305,12 @@ class Daemon:
     def _stop_record(self, table: Table, reason: str) -> None:
         """A clean stop is journaled (a crash leaves none), and the sealed state is flushed to the disk."""
         if table.journal.broken:
+            if self.follower is not None:
+                self.follower.close()
             return
         table._commit([("stop", table.round_no, {"pid": os.getpid(), "reason": reason})])
+        if self.follower is not None:
+            self.follower.close()  # every head handed over is written before the last, flushed one
         if self.sealed is not None:
             self.sealed.data["head"] = {"seq": table.journal.last_seq, "hash": table.journal.last_hash}
             try:

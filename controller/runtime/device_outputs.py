@@ -12,7 +12,7 @@ the real outputs read it.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from controller.runtime.faults import tower_pattern
 from controller.runtime.view import MAX_RESULTS, jackpot, sign_content
@@ -52,11 +52,13 @@ class DeviceView:
 class _Ticked:
     """Shared by the outputs: the loop's clock, and a tick of their own when no GPIO panel ticks the driver."""
 
-    def __init__(self, driver: Any, loop: asyncio.AbstractEventLoop, ticked: bool) -> None:
+    def __init__(self, driver: Any, loop: asyncio.AbstractEventLoop, ticked: bool,
+                 retick: Callable[[], None] | None = None) -> None:
         self.driver, self.loop = driver, loop
         self.text = ""
         self.shows = 0
         self._handle: asyncio.Handle | None = None
+        self._retick = retick if ticked else None  # the panel that ticks the driver: told of a new picture
         if not ticked:
             self._handle = loop.call_soon(self._tick)
 
@@ -66,8 +68,11 @@ class _Ticked:
         self._schedule(now)
 
     def _schedule(self, now: float) -> None:
-        """The next tick when the driver's picture next changes (its ``deadline``), at least every second."""
+        """The next tick when the driver's picture next changes (its ``deadline``), at least every second; when
+        a panel ticks the driver, the panel is told to look at its deadline again."""
         if self._handle is None:
+            if self._retick is not None:
+                self._retick()
             return
         self._handle.cancel()
         deadline = getattr(self.driver, "deadline", lambda: now + 0.05)()
@@ -82,13 +87,14 @@ class _Ticked:
 class TowerOutput(_Ticked):
     """The tower light (drivers/gpio/tower.TowerLight): ``{"pattern": name}``; the lamps change at once."""
 
-    def __init__(self, tower: Any, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(tower, loop, ticked=True)
+    def __init__(self, tower: Any, loop: asyncio.AbstractEventLoop, retick: Callable[[], None] | None = None) -> None:
+        super().__init__(tower, loop, ticked=True, retick=retick)
 
     def show(self, state: Mapping[str, Any]) -> None:
         now = self.loop.time()
         self.driver.show(state["pattern"], now)
         self.driver.update(now)
+        self._schedule(now)  # the panel's next tick: the new pattern's first blink
         self.text = state["pattern"]
         self.shows += 1
 

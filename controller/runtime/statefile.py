@@ -8,7 +8,9 @@
 
 ``head`` follows every commit (rewritten atomically after it; flushed to the
 disk at every 256th commit, at each start and at a clean stop, so after a
-power cut it may lag the journal, never lead it); ``verified`` is where the
+power cut it may lag the journal, never lead it). The running table rewrites
+it on a thread of its own (``HeadFollower``), so that neither the next
+commit nor the sign waits for the file; ``verified`` is where the
 last start's check of the chain ended, so the next start checks only what
 came after. A journal that is missing, empty or shorter than ``head`` is
 refused; so is a state file whose signature is not the table's.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -95,3 +98,47 @@ class SealedState:
             self.write(flush=self._commits % FLUSH_EVERY == 0)
         except OSError:
             pass  # the journal itself committed; a full disk shows there, and the next start checks the chain
+
+
+class HeadFollower:
+    """The state file's head follows the journal on a thread of its own: a commit only hands its head over.
+
+    Called as the journal's ``on_commit`` (``(seq, hash)``, on the loop, just after each commit), it keeps only
+    the latest head and wakes the thread, which rewrites the file (``SealedState.advance``): the state may lag
+    the journal, never lead it, and a burst of commits is one write. The thread blocks until a commit comes (no
+    timer), and ``close`` writes what is still handed over before it returns, so that a clean stop's last
+    write (``SealedState.write``) comes after every head.
+    """
+
+    def __init__(self, state: SealedState) -> None:
+        self.state = state
+        self._head: tuple[int, str] | None = None
+        self._closed = False
+        self._cond = threading.Condition()
+        self.writes = 0
+        self._thread = threading.Thread(target=self._run, name="state file", daemon=True)
+        self._thread.start()
+
+    def __call__(self, seq: int, digest: str) -> None:
+        with self._cond:
+            self._head = (seq, digest)
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._head is None and not self._closed:
+                    self._cond.wait()
+                head, self._head = self._head, None
+            if head is None:  # closed, and nothing left to write
+                return
+            self.state.advance(*head)  # outside the lock: a commit never waits for the file
+            self.writes += 1
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Write the head still handed over, then stop the thread (safe to call twice): once it returns, every
+        head handed over is written."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        self._thread.join(timeout)

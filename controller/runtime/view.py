@@ -43,6 +43,8 @@ class ResultsBoard:
     def __init__(self) -> None:
         self.marks: deque[tuple[str, str | None]] = deque(maxlen=MAX_RESULTS)
         self.board: deque[Mapping[str, Any]] = deque(maxlen=BOARD_MARKS)  # the game's board marks (GameSpec.board)
+        self.version = 0  # counts the outcomes marked: the pages are laid out again only after a new one
+        self._pages: tuple[tuple[Any, ...], list[tuple[str, list[tuple[str, str | None]]]]] | None = None
 
     def add(self, spec: Any, records: Iterable[Any]) -> None:
         """Mark the outcomes of committed records (``event`` records whose effects carry one)."""
@@ -55,23 +57,33 @@ class ResultsBoard:
                     mark = spec.mark(effect["outcome"])
                     if mark is not None:
                         self.marks.appendleft(mark)
+                        self.version += 1
                     marked = board.mark(effect["outcome"]) if board is not None else None
                     if marked is not None:
                         self.board.append(marked)
+                        self.version += 1
 
     def recover(self, spec: Any, journal: Any) -> None:
         """After a restart the board shows the last results again: read from the journal's last outcomes."""
         self.add(spec, journal.recent_outcomes(BOARD_MARKS))
 
     def pages(self, spec: Any, config: Any, lang: Language = ENGLISH) -> list[tuple[str, list[tuple[str, str | None]]]]:
-        """The sign's pages of the game's last-results board (hot and cold, the coups' counts, ...)."""
+        """The sign's pages of the game's last-results board (hot and cold, the coups' counts, ...); laid out once
+        per new outcome (every commit asks for the view, and most commits mark none)."""
         board = getattr(spec, "board", None)
         if board is None or not self.board:
             return []
+        key = (self.version, board, config, lang.code)
+        if self._pages is not None:
+            (version, was_board, was_config, code), pages = self._pages
+            if version == self.version and was_board is board and was_config is config and code == lang.code:
+                return pages
         from controller.games.boards import build
         from controller.runtime.sign_board import sign_pages
 
-        return sign_pages(build(board, config, list(self.board)), lang)
+        pages = sign_pages(build(board, config, list(self.board)), lang)
+        self._pages = (key, pages)
+        return pages
 
 
 def tower_lamps(pattern: str) -> dict[str, str]:

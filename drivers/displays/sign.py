@@ -24,6 +24,8 @@ from controller import money
 from drivers.displays.font import draw_text, text_width
 
 COLOURS = ("red", "black", "green")
+MAX_FRAMES_KEPT = 4096
+"""Frames of one content kept drawn (``Layout.drawn``): a few hundred bytes each, bounded for any content."""
 MARK_GAP = 3
 """Blank LEDs between two results."""
 
@@ -170,6 +172,7 @@ class Layout:
         self.widths = [w for w, _ in pages]
         self._draw = [d for _, d in pages]
         self._strips: list[Image.Image | None] = [None] * len(pages)
+        self._frames: dict[tuple[int, int], tuple[Image.Image, bytes]] = {}  # the frames drawn, by key
         self.durations = [timing.duration(w, width) for w in self.widths]
         self.cycle = sum(self.durations)
 
@@ -215,12 +218,26 @@ class Layout:
         """The 1-bit image shown ``t`` seconds after the content was shown."""
         index, _, offset = self._place(t)
         strip = self.strip(index)
+        if strip.width > self.width:  # a scroll step: the window of the strip, a new image of the sign's size
+            return strip.crop((offset, 0, offset + self.width, 8))
         frame = Image.new("1", (self.width, 8))
-        if strip.width <= self.width:
-            frame.paste(strip, ((self.width - strip.width) // 2, 0))
-        else:
-            frame.paste(strip.crop((offset, 0, offset + self.width, 8)), (0, 0))
+        frame.paste(strip, ((self.width - strip.width) // 2, 0))
         return frame
+
+
+    def drawn(self, t: float, key: tuple[int, int] | None = None) -> tuple[tuple[int, int], Image.Image, bytes]:
+        """The key, the frame and its bytes at ``t``, each frame drawn once per content: the sign cycles through
+        the same frames while its content stays, so a scroll step after the first cycle only looks one up. The
+        frames are the sign's own (never changed once drawn); ``frame`` draws a fresh one. ``key``: ``key(t)``,
+        when the caller has it already."""
+        key = self.key(t) if key is None else key
+        known = self._frames.get(key)
+        if known is None:
+            image = self.frame(t)
+            known = (image, image.tobytes())
+            if len(self._frames) < MAX_FRAMES_KEPT:
+                self._frames[key] = known
+        return key, known[0], known[1]
 
 
 def frame_at(content: SignContent, width: int, t: float, timing: Timing = Timing()) -> Image.Image:
@@ -266,14 +283,13 @@ class Sign:
         if self._layout is None:
             return
         t = now - self._started
-        key = self._layout.key(t)
         self._updated = now
+        key = self._layout.key(t)
         if key == self._key:
             return
-        frame = self._layout.frame(t)
-        self._draw(frame)
-        if self._last == frame.tobytes():  # sent (or already there): a failed write is tried again next time
-            self._key = key
+        key, frame, data = self._layout.drawn(t, key)
+        self._draw(frame, data)  # a failed write raises: the key stays, it is tried again next time
+        self._key = key
 
     def deadline(self) -> float | None:
         """When the frame next changes after the last ``update`` (None: not until the next ``show``)."""
@@ -282,10 +298,10 @@ class Sign:
         wait = self._layout.until_change(self._updated - self._started)
         return None if wait is None else self._updated + wait
 
-    def _draw(self, image: Image.Image) -> None:
-        data = image.tobytes()
+    def _draw(self, image: Image.Image, data: bytes | None = None) -> None:
+        data = image.tobytes() if data is None else data
         if data != self._last:  # only talk to the chips when the picture changes
-            self.device.display(image.convert(self.device.mode))
+            self.device.display(image if image.mode == self.device.mode else image.convert(self.device.mode))
             self._last = data  # only once sent: a failed write is tried again on the next update
 
 

@@ -23,12 +23,19 @@ from typing import Any, Callable
 from drivers.gpio.buttons import ButtonBank
 from drivers.gpio.config import DeviceConfig, PinRef
 from drivers.gpio.debounce import earliest
+from drivers.gpio.ticker import DUE_SLACK_S
 from drivers.gpio.events import ButtonPressed, DeviceFault, DeviceRecovered, DriverEvent, EventSink
 from drivers.gpio.lines import ExpanderInput, ExpanderOutput, GpioInput, GpioOutput, InputLine, OutputLine
 from drivers.gpio.mcp23017 import ExpanderError, Mcp23017
 from drivers.gpio.puck import PuckSensors
 from drivers.gpio.slots import PresenceSensors, ProgressiveSlots
 from drivers.gpio.tower import TowerLight
+
+
+INPUT_DEVICES = ("puck", "presence", "progressive")
+"""Read by ``update`` after the expanders and the buttons (the progressive slots set their lamps too)."""
+OUTPUT_DEVICES = ("tower", "sign", "jackpot")
+"""Drawn by ``update`` and, when their deadline has come, by ``update_outputs``."""
 
 
 @dataclass
@@ -67,9 +74,21 @@ class Devices:
             self._guard(f"expander {name}", chip.refresh)
         if self.buttons:
             self._guard("buttons", lambda: self._update_buttons(now))
-        for name in ("puck", "presence", "progressive", "tower", "sign", "jackpot"):
+        for name in INPUT_DEVICES + OUTPUT_DEVICES:
             device = getattr(self, name)
             if device is not None:
+                self._guard(name, functools.partial(device.update, now))
+
+    def update_outputs(self, now: float) -> None:
+        """Redraw only the outputs (the tower, the sign, the jackpot display) whose deadline has come: the sign's
+        next scroll step does not read every input again (they wake the loop on their edges, ``needs_polling``)
+        nor rewrite the lamps. ``update`` redraws them all."""
+        for name in OUTPUT_DEVICES:
+            device = getattr(self, name)
+            if device is None:
+                continue
+            deadline = device.deadline() if hasattr(device, "deadline") else None
+            if deadline is not None and deadline <= now + DUE_SLACK_S:
                 self._guard(name, functools.partial(device.update, now))
 
     def _update_buttons(self, now: float) -> None:
@@ -107,8 +126,16 @@ class Devices:
     def deadline(self) -> float | None:
         """The next time ``update`` must run even without a wake-up: an input's debounce or long press, the next
         blink of the tower, frame of the sign or step of the jackpot display."""
-        parts: tuple[Any, ...] = (self.buttons, self.puck, self.presence, self.progressive, self.tower, self.sign,
-                                  self.jackpot)
+        return earliest(self.inputs_deadline(), self.outputs_deadline())
+
+    def inputs_deadline(self) -> float | None:
+        """The next debounce or long press of an input, or blink of a progressive slot's lamp."""
+        parts: tuple[Any, ...] = (self.buttons, self.puck, self.presence, self.progressive)
+        return earliest(*(d.deadline() for d in parts if hasattr(d, "deadline")))
+
+    def outputs_deadline(self) -> float | None:
+        """The next blink of the tower, frame of the sign or step of the jackpot display."""
+        parts: tuple[Any, ...] = (self.tower, self.sign, self.jackpot)
         return earliest(*(d.deadline() for d in parts if hasattr(d, "deadline")))
 
     @property

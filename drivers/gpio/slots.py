@@ -54,6 +54,7 @@ class ProgressiveSlots:
         self._inputs = {seat: DebouncedInput(line, settle) for seat, line in sorted(sensors.items())}
         self._lamps = dict(lamps)
         self._locked: tuple[int, ...] | None = None
+        self._updated = 0.0
 
     @property
     def locked(self) -> tuple[int, ...] | None:
@@ -81,6 +82,7 @@ class ProgressiveSlots:
         """Read the sensors, then set the lamps (``lock``/``unlock`` leave the lamps to the next update)."""
         self._poll(now)
         self._show_lamps(now)
+        self._updated = now
 
     def _poll(self, now: float) -> None:
         for seat, inp in self._inputs.items():
@@ -107,5 +109,9 @@ class ProgressiveSlots:
             lamp.set(False)
 
     def deadline(self) -> float | None:
-        """The next debounce deadline; a blinking lamp needs the caller's periodic tick as well."""
-        return earliest(*(inp.deadline() for inp in self._inputs.values()))
+        """The next debounce deadline, and while a locked box's lamp blinks (its chip gone), its next switch."""
+        blink = None
+        if self._locked is not None and any(not self._inputs[seat].stable for seat in self._locked):
+            half = BLINK_PERIOD / 2
+            blink = (int(self._updated / half) + 1) * half
+        return earliest(blink, *(inp.deadline() for inp in self._inputs.values()))

@@ -76,6 +76,7 @@ class Built:
     outputs: dict[str, Output] = field(default_factory=dict)
     displays: dict[str, Any] = field(default_factory=dict)  # the displays' luma devices, then their drivers
     ticked: set[str] = field(default_factory=set)  # the displays a built panel drives and ticks with its buttons
+    retick: Callable[[], None] | None = None  # the panel's: look at the ticked displays' next change again
     simulation: ForSimulation = field(default_factory=ForSimulation)
 
 

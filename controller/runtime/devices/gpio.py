@@ -288,6 +288,7 @@ def _panel(context: Context, device: "DeviceConfig", factory_name: str, emulated
         if name in built.displays:
             built.displays[name] = shown  # the panel drives them, ticked with the buttons
             built.ticked.add(name)
+    built.retick = panel.ticker.retick
     if hands is not None:
         built.simulation.hands.append(PanelHand(panel, context.loop))
     if pin_map.puck is not None:
@@ -309,7 +310,7 @@ def show(context: Context) -> None:
     panel = context.built.inputs.get(KIND.name)
     tower = panel.devices.tower if isinstance(panel, GpioPanel) else None
     if tower is not None:
-        context.built.outputs["tower"] = TowerOutput(tower, context.loop)
+        context.built.outputs["tower"] = TowerOutput(tower, context.loop, retick=context.built.retick)
 
 
 def selftest(panel: GpioPanel, watcher: Any, clock: Callable[[], float], timeout: float) -> Generator[Any, Any, Any]:

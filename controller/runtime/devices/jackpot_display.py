@@ -21,7 +21,8 @@ def show(context: Context) -> None:
         return
     if "jackpot_display" not in built.ticked:
         display = built.displays["jackpot_display"] = JackpotDisplay(display, decimals=pin_map.jackpot.decimals)
-    built.outputs["jackpot_display"] = JackpotOutput(display, context.loop, ticked="jackpot_display" in built.ticked)
+    built.outputs["jackpot_display"] = JackpotOutput(display, context.loop, ticked="jackpot_display" in built.ticked,
+                                                     retick=built.retick)
 
 
 _real, _emulator = builders("jackpot")

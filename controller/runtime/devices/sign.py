@@ -61,7 +61,7 @@ def show(context: Context) -> None:
         return
     if "sign" not in built.ticked:
         display = built.displays["sign"] = Sign(display)
-    built.outputs["sign"] = SignOutput(display, context.loop, ticked="sign" in built.ticked)
+    built.outputs["sign"] = SignOutput(display, context.loop, ticked="sign" in built.ticked, retick=built.retick)
 
 
 def emulated(device: "DeviceConfig", simulate: bool) -> bool:
