@@ -29,9 +29,13 @@ def hand_key(rank: int, suit: str) -> int:
     """
     if rank == JOKER_RANK:
         return 0
-    suit_bits = 1 << (4 * SUITS.index(suit))
     digit: int = 5 ** (rank - 2 if rank <= 8 else rank - 9)
-    return suit_bits + (digit << (16 if rank <= 8 else 33))
+    return _suit_bits(suit) + (digit << (16 if rank <= 8 else 33))
+
+
+def _suit_bits(suit: str) -> int:
+    """The suit's counter in bits 0..15 of both hand keys: a nibble each, c d h s."""
+    return 1 << (4 * SUITS.index(suit))
 
 
 SEVEN_RANK_TERMS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
@@ -48,7 +52,7 @@ def seven_key(rank: int, suit: str) -> int:
     """
     if rank == JOKER_RANK:
         return 0
-    return (1 << (4 * SUITS.index(suit))) + (SEVEN_RANK_TERMS[rank - 2] << 16)
+    return _suit_bits(suit) + (SEVEN_RANK_TERMS[rank - 2] << 16)
 
 
 class CardError(ValueError):

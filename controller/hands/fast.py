@@ -118,7 +118,8 @@ def build_tables() -> dict[str, list[int]]:
                     for r in low + high:
                         counts[r] += 1
                     values.append(value_from_counts(counts))
-                    sums.append(sum(SEVEN_RANK_TERMS[r - 2] for r in low + high))
+                    if n == 7:
+                        sums.append(sum(SEVEN_RANK_TERMS[r - 2] for r in low + high))
         out[f"offset{n}"], out[f"values{n}"] = offset, values
         if n == 7:
             out["sums7"] = sums

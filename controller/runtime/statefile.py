@@ -115,7 +115,6 @@ class HeadFollower:
         self._head: tuple[int, str] | None = None
         self._closed = False
         self._cond = threading.Condition()
-        self.writes = 0
         self._thread = threading.Thread(target=self._run, name="state file", daemon=True)
         self._thread.start()
 
@@ -133,7 +132,6 @@ class HeadFollower:
             if head is None:  # closed, and nothing left to write
                 return
             self.state.advance(*head)  # outside the lock: a commit never waits for the file
-            self.writes += 1
 
     def close(self, timeout: float = 5.0) -> None:
         """Write the head still handed over, then stop the thread (safe to call twice): once it returns, every
