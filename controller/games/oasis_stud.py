@@ -27,18 +27,18 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from controller.cards import Card, parse_card
-from controller.events import Action, Bet, CardOut, CloseBets, Void
+from controller.events import Action, Bet
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, DispatchedRound, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject,
-    RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
+    ActionSpec, Effect, GameSpec, MeterChange, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed,
 )
+from controller.games.five_card_stud import DEALER, FiveCardStudRound
 from controller.hands.high import HighHand, best_high
 from controller.hands.joker import oasis_joker_high
 from controller.hands.qualifiers import ace_king_or_better, pair_or_better
 from controller.money import Odds
 
-DEALER = 0
 
 # --------------------------------------------------------------------------- the rules as functions
 
@@ -115,45 +115,16 @@ def replaced(cards: Sequence[Card], count: int) -> list[int]:
 # --------------------------------------------------------------------------- the round
 
 
-class OasisRound(DispatchedRound):
+class OasisRound(FiveCardStudRound):
     game_name = "Oasis Stud Poker"
+    played, played_words, no_game = "bet", "bet", "does not open"
+    decision_words = "fold, bet or switch"
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
-        super().__init__(config)
-        self.bets: list[Bet] = list(carried)
-        self.hands: dict[int, list[Card]] = {}
-        self.dealt: list[Card] = []
-        self.plan: list[int] = []
-        self.decided: dict[int, str] = {}
+        super().__init__(config, carried)
         self.switched: dict[int, list[str]] = {}
-        self.owed: list[tuple[int, int]] = []  # (box, position) of cards a switch still waits for
-        self.buyers: list[int] = []
         self.exchanged = False  # the dealer exchanged cards of his own (version B)
-        self.dealer_first: list[str] = []
-        self.phase = "bets"  # bets -> deal -> decide -> (buy -> redeal | exchange) -> done
-        self.betting_open = True
-        self._outcome: dict[str, Any] | None = None
-        self._settlements: list[Settlement] = []
-
-    @property
-    def table(self) -> Mapping[str, Any]:
-        table: Mapping[str, Any] = self.config.paytable[self.config.variant]
-        return table
-
-    def stake_limits(self, spot: str) -> tuple[int, int | None]:
-        configured = self.config["limits"].get(spot)
-        return (configured[0], configured[1]) if configured else (0, None)
-
-    def boxes(self) -> list[int]:
-        return sorted(b.seat for b in self.bets if b.spot == "ante")
-
-    def bet_of(self, seat: int, spot: str) -> Bet | None:
-        return next((b for b in self.bets if b.seat == seat and b.spot == spot), None)
-
-    def _fee(self, seat: int, spot: str, count: int = 1) -> Bet:
-        ante = self.bet_of(seat, "ante")
-        assert ante is not None
-        return Bet(seat, spot, None if ante.amount is None else ante.amount * count, ante.player)
+        # phases: bets -> deal -> decide -> (buy -> redeal | exchange) -> done
 
     # ------------------------------------------------------------------ bets and cards
 
@@ -183,49 +154,14 @@ class OasisRound(DispatchedRound):
         self.bets.append(bet)
         return []
 
-    def _close(self) -> list[Effect]:
-        if not self.boxes():
-            raise Reject("no box has an ante: nothing to deal")
-        self.phase = "deal"
-        self.betting_open = False
-        self.plan = [seat for _ in range(5) for seat in self.boxes() + [DEALER]]
-        self.hands = {seat: [] for seat in self.boxes() + [DEALER]}
-        feeds: list[Effect] = [MeterChange(self.config["meter"], "contribution", seat=b.seat,
-                                           amount=self.config["progressive_contribution"])
-                               for b in self.bets if b.spot == "bonus" and self.config["progressive"]]
-        return feeds + [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
+    def _close_effects(self) -> list[Effect]:
+        return [MeterChange(self.config["meter"], "contribution", seat=b.seat,
+                            amount=self.config["progressive_contribution"])
+                for b in self.bets if b.spot == "bonus" and self.config["progressive"]]
 
-    @staticmethod
-    def _who(seat: int) -> str:
-        return "the dealer" if seat == DEALER else f"box {seat}"
-
-    def _card(self, card: Card) -> list[Effect]:
-        effects: list[Effect] = []
-        if self.phase == "bets":
-            effects.extend(self._close())
+    def _check_card(self, card: Card) -> None:
         if card.is_joker and not self.config["jokers"]:
             raise Reject("a joker is not part of this deck (the joker table only)")
-        if card in self.dealt:
-            raise Reject(f"{card} was already dealt this round: one deck, check the shoe")
-        if self.phase == "deal":
-            seat = self.plan[len(self.dealt)]
-            self.dealt.append(card)
-            self.hands[seat].append(card)
-            if len(self.dealt) < len(self.plan):
-                return effects + [Prompt(f"Card to {self._who(self.plan[len(self.dealt)])}", expects=("card",))]
-            self.phase = "decide"
-            self.dealer_first = [str(c) for c in self.hands[DEALER]]
-            return effects + [self._decide_prompt()]
-        if self.owed:
-            seat, position = self.owed.pop(0)
-            self.dealt.append(card)
-            self.hands[seat][position] = card
-            if self.owed:
-                return effects + [Prompt(f"Card to {self._who(self.owed[0][0])}", expects=("card",))]
-            if self.phase in ("redeal", "exchange"):
-                return effects + self._settle()
-            return effects + [self._decide_prompt()]
-        raise Reject(f"no card expected now: waiting for {self.waiting_for()}")
 
     def _decide_prompt(self) -> Prompt:
         waiting = [s for s in self.boxes() if s not in self.decided]
@@ -238,16 +174,8 @@ class OasisRound(DispatchedRound):
     @handles(Action)
     def _act(self, action: Action) -> list[Effect]:
         if action.action == "buy_dealer":
-            return self._buy(action)
-        if self.phase != "decide" or self.owed:
-            raise Reject(f"no decisions now: waiting for {self.waiting_for()}")
-        seat = action.seat
-        if seat not in self.boxes():
-            raise Reject(f"box {seat} has no hand in this round")
-        if seat in self.decided:
-            raise Reject(f"box {seat} has already decided: {self.decided[seat]}")
-        if action.multiple is not None or action.amount is not None or action.hand is not None:
-            raise Reject(f"'{action.action}' takes the box only: the stake follows from the rules")
+            return self._buy_dealer(action)
+        seat = self._decider(action)
         if action.action == "switch":
             return self._switch(seat, action.cards)
         if action.action not in ("fold", "bet"):
@@ -256,7 +184,7 @@ class OasisRound(DispatchedRound):
             raise Reject(f"'{action.action}' takes no cards")
         self.decided[seat] = action.action
         if action.action == "bet":
-            self.bets.append(self._fee(seat, "bet", 2))
+            self.bets.append(self._stake(seat, "bet", 2))
         if len(self.decided) < len(self.boxes()):
             return [self._decide_prompt()]
         return self._after_decisions()
@@ -273,7 +201,7 @@ class OasisRound(DispatchedRound):
             raise Reject(f"box {seat}: name {'the card' if most == 1 else f'one to {most} cards'} of its own hand "
                          "to switch")
         self.switched[seat] = [str(c) for c in given]
-        self.bets.append(self._fee(seat, "switch", len(given)))
+        self.bets.append(self._stake(seat, "switch", len(given)))
         self.owed = [(seat, held.index(c)) for c in given]
         return [Prompt(f"Box {seat} switches {len(given)}: card to box {seat}", expects=("card",))]
 
@@ -294,28 +222,15 @@ class OasisRound(DispatchedRound):
         return [Prompt("The dealer does not open: buy_dealer from the boxes that buy him a game, then no more "
                        "bets (or his new card)", expects=("action", "close_bets", "card"))]
 
-    def _buy(self, action: Action) -> list[Effect]:
+    def _buy_dealer(self, action: Action) -> list[Effect]:
         if not self.table["dealer_replaces"]:
             raise Reject("no buying the dealer a game in this version" + (
                 ": the dealer exchanges his two highest cards himself when he does not open"
                 if self.table["dealer_exchanges"] else " (002 A)"))
-        if self.phase != "buy":
-            raise Reject("buying the dealer a game only when he does not open" if self.phase in ("decide", "done")
-                         else f"no decisions now: waiting for {self.waiting_for()}")
-        if self.decided.get(action.seat) != "bet":
-            raise Reject(f"box {action.seat} has not bet: only a box that bet may buy the dealer a game")
-        if action.seat in self.buyers:
-            raise Reject(f"box {action.seat} has bought the dealer a game already")
-        self.buyers.append(action.seat)
-        self.bets.append(self._fee(action.seat, "buy_dealer"))
-        return [Prompt("Bought. More buyers, then the dealer's new card", expects=("action", "card"))]
+        return super()._buy_dealer(action)
 
-    def _end_buying(self) -> list[Effect]:
-        if not self.buyers:
-            return self._settle()
-        self.phase = "redeal"
-        self.owed = [(DEALER, i) for i in replaced(self.hands[DEALER], int(self.table["dealer_replaces"]))]
-        return [Prompt("No more buyers: the dealer's new card", expects=("card",))]
+    def _replacements(self) -> list[tuple[int, int | None]]:
+        return [(DEALER, i) for i in replaced(self.hands[DEALER], int(self.table["dealer_replaces"]))]
 
     # ------------------------------------------------------------------ settlement
 
@@ -386,57 +301,7 @@ class OasisRound(DispatchedRound):
                               note=f"the bonus is capped at {cap} (the table's cap)")
         return settlement
 
-    @handles(Void)
-    def _void(self, event: Void) -> list[Effect]:
-        self.phase = "done"
-        self._outcome = {"void": event.reason}
-        effects: list[Effect] = [Outcome(self._outcome)]
-        settlements = settle_void(self.bets, event.reason)
-        self._settlements.extend(settlements)
-        effects.extend(settlements)
-        return effects
-
-    @handles(CloseBets)
-    def _on_close_bets(self, event: CloseBets) -> list[Effect]:
-        if self.phase == "buy":
-            return self._end_buying()
-        if self.phase != "bets":
-            raise Reject("the bets are already closed")
-        return self._close()
-
-    @handles(CardOut)
-    def _on_card(self, event: CardOut) -> list[Effect]:
-        if self.phase == "buy":
-            if not self.buyers:
-                raise Reject("nobody bought the dealer a game: no more bets to settle")
-            self._end_buying()
-        return self._card(event.card)
-
     # ------------------------------------------------------------------ the contract
-
-    @property
-    def complete(self) -> bool:
-        return self.phase == "done"
-
-    def waiting_for(self) -> str:
-        if self.phase == "done":
-            return "nothing: the round is settled"
-        if self.phase == "bets":
-            return "bets, then no more bets"
-        if self.owed:
-            return f"card to {self._who(self.owed[0][0])}"
-        if self.phase == "deal":
-            return f"card to {self._who(self.plan[len(self.dealt)])}"
-        if self.phase == "buy":
-            return "buyers of the dealer's game (buy_dealer), then no more bets or the dealer's new card"
-        waiting = [s for s in self.boxes() if s not in self.decided]
-        return f"decision (fold, bet or switch) at box {', '.join(map(str, waiting))}"
-
-    def outcome(self) -> Mapping[str, Any] | None:
-        return self._outcome
-
-    def settlements(self) -> Sequence[Settlement]:
-        return tuple(self._settlements)
 
     def suggested(self, seat: int) -> Action:
         """The stated strategy (virtual players): ``strategy`` for a decision, ``buys`` for the dealer's game."""

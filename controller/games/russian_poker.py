@@ -20,18 +20,18 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from controller.cards import Card, parse_card
-from controller.events import Action, Bet, CardOut, CloseBets, Void
+from controller.events import Action, Bet, CloseBets
 from controller.games.banked_poker import odds_of
 from controller.games.contract import (
-    ActionSpec, CardChoice, DispatchedRound, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject,
-    RoundConfig, Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed, settle_void,
+    ActionSpec, CardChoice, Effect, GameSpec, OptionSpec, Outcome, Prompt, ReaderSpec, Reject, RoundConfig,
+    Settlement, SpotSpec, VariantSpec, check_stake, handles, settle_fixed,
 )
+from controller.games.five_card_stud import DEALER, FiveCardStudRound
 from controller.hands.high import HighHand, best_high
 from controller.hands.qualifiers import ace_king_or_better
 from controller.hands.russian import russian_combinations
 from controller.money import Odds, win_amount
 
-DEALER = 0
 FEES = ("buy", "exchange", "buy_dealer")
 INSURABLE = ("three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush")
 
@@ -173,51 +173,17 @@ def insures(hand: HighHand) -> bool:
 # --------------------------------------------------------------------------- the round
 
 
-class RussianRound(DispatchedRound):
+class RussianRound(FiveCardStudRound):
     game_name = "Russian Poker"
+    decision_words = "fold, raise, buy or exchange"
 
     def __init__(self, config: RoundConfig, carried: tuple[Bet, ...] = ()) -> None:
-        super().__init__(config)
-        self.bets: list[Bet] = list(carried)
-        self.hands: dict[int, list[Card]] = {}
+        super().__init__(config, carried)
         self.first: dict[int, list[str]] = {}
-        self.dealt: list[Card] = []
-        self.plan: list[int] = []
-        self.decided: dict[int, str] = {}
         self.drawn: dict[int, str] = {}  # box -> "buy" or "exchange"
         self.exchanged: dict[int, list[str]] = {}
-        self.owed: list[tuple[int, int | None]] = []  # (box, position) of cards still to come; None: a sixth card
         self.insured: dict[int, int] = {}
-        self.buyers: list[int] = []
-        self.dealer_first: list[str] = []
-        self.phase = "bets"  # bets -> deal -> decide -> insure -> buy -> redeal -> done
-        self.betting_open = True
-        self._outcome: dict[str, Any] | None = None
-        self._settlements: list[Settlement] = []
-
-    @property
-    def table(self) -> Mapping[str, Any]:
-        table: Mapping[str, Any] = self.config.paytable[self.config.variant]
-        return table
-
-    def stake_limits(self, spot: str) -> tuple[int, int | None]:
-        configured = self.config["limits"].get(spot)
-        return (configured[0], configured[1]) if configured else (0, None)
-
-    def boxes(self) -> list[int]:
-        return sorted(b.seat for b in self.bets if b.spot == "ante")
-
-    def bet_of(self, seat: int, spot: str) -> Bet | None:
-        return next((b for b in self.bets if b.seat == seat and b.spot == spot), None)
-
-    def _ante(self, seat: int) -> Bet:
-        ante = self.bet_of(seat, "ante")
-        assert ante is not None
-        return ante
-
-    def _stake(self, seat: int, spot: str, times: int = 1) -> Bet:
-        ante = self._ante(seat)
-        return Bet(seat, spot, None if ante.amount is None else ante.amount * times, ante.player)
+        # phases: bets -> deal -> decide -> insure -> buy -> redeal -> done
 
     def line_of(self, seat: int) -> tuple[str, Odds] | None:
         return raise_line(self.config.paytable, self.hands[seat], bool(self.config["lost_line"]))
@@ -243,50 +209,13 @@ class RussianRound(DispatchedRound):
         self.bets.append(bet)
         return []
 
-    def _close(self) -> list[Effect]:
-        if not self.boxes():
-            raise Reject("no box has an ante: nothing to deal")
-        self.phase = "deal"
-        self.betting_open = False
-        self.plan = [seat for _ in range(5) for seat in self.boxes() + [DEALER]]
-        self.hands = {seat: [] for seat in self.boxes() + [DEALER]}
-        return [Prompt(f"No more bets. Card 1 to {self._who(self.plan[0])}", expects=("card",))]
-
-    @staticmethod
-    def _who(seat: int) -> str:
-        return "the dealer" if seat == DEALER else f"box {seat}"
-
-    def _card(self, card: Card) -> list[Effect]:
-        effects: list[Effect] = []
-        if self.phase == "bets":
-            effects.extend(self._close())
+    def _check_card(self, card: Card) -> None:
         if card.is_joker:
             raise Reject("a joker is not part of the Russian Poker deck")
-        if card in self.dealt:
-            raise Reject(f"{card} was already dealt this round: one deck, check the shoe")
-        if self.phase == "deal":
-            seat = self.plan[len(self.dealt)]
-            self.dealt.append(card)
-            self.hands[seat].append(card)
-            if len(self.dealt) < len(self.plan):
-                return effects + [Prompt(f"Card to {self._who(self.plan[len(self.dealt)])}", expects=("card",))]
-            self.phase = "decide"
-            self.dealer_first = [str(c) for c in self.hands[DEALER]]
-            self.first = {s: [str(c) for c in self.hands[s]] for s in self.boxes()}
-            return effects + [self._decide_prompt()]
-        if self.owed:
-            seat, position = self.owed.pop(0)
-            self.dealt.append(card)
-            if position is None:
-                self.hands[seat].append(card)
-            else:
-                self.hands[seat][position] = card
-            if self.owed:
-                return effects + [Prompt(f"Card to {self._who(self.owed[0][0])}", expects=("card",))]
-            if self.phase == "redeal":
-                return effects + self._settle()
-            return effects + [self._decide_prompt()]
-        raise Reject(f"no card expected now: waiting for {self.waiting_for()}")
+
+    def _dealt_five(self) -> None:
+        super()._dealt_five()
+        self.first = {s: [str(c) for c in self.hands[s]] for s in self.boxes()}
 
     def _decide_prompt(self) -> Prompt:
         seat = [s for s in self.boxes() if s not in self.decided][0]
@@ -302,15 +231,7 @@ class RussianRound(DispatchedRound):
             return self._buy_dealer(action)
         if action.action == "insurance":
             return self._insure(action)
-        if self.phase != "decide" or self.owed:
-            raise Reject(f"no decisions now: waiting for {self.waiting_for()}")
-        seat = action.seat
-        if seat not in self.boxes():
-            raise Reject(f"box {seat} has no hand in this round")
-        if seat in self.decided:
-            raise Reject(f"box {seat} has already decided: {self.decided[seat]}")
-        if action.multiple is not None or action.amount is not None or action.hand is not None:
-            raise Reject(f"'{action.action}' takes the box only: the stake follows from the rules")
+        seat = self._decider(action)
         if action.action in ("buy", "exchange"):
             return self._draw(seat, action.action, action.cards)
         if action.action not in ("fold", "raise"):
@@ -394,24 +315,8 @@ class RussianRound(DispatchedRound):
         return [Prompt("The dealer has no game: buy_dealer from the boxes that buy him one, then no more bets "
                        "(or his new card)", expects=("action", "close_bets", "card"))]
 
-    def _buy_dealer(self, action: Action) -> list[Effect]:
-        if self.phase != "buy":
-            raise Reject("buying the dealer a game only when he has none" if self.phase in ("decide", "done")
-                         else f"no decisions now: waiting for {self.waiting_for()}")
-        if self.decided.get(action.seat) != "raise":
-            raise Reject(f"box {action.seat} has not raised: only a box that raised may buy the dealer a game")
-        if action.seat in self.buyers:
-            raise Reject(f"box {action.seat} has bought the dealer a game already")
-        self.buyers.append(action.seat)
-        self.bets.append(self._stake(action.seat, "buy_dealer"))
-        return [Prompt("Bought. More buyers, then the dealer's new card", expects=("action", "card"))]
-
-    def _end_buying(self) -> list[Effect]:
-        if not self.buyers:
-            return self._settle()
-        self.phase = "redeal"
-        self.owed = [(DEALER, dealer_replaces(self.hands[DEALER]))]
-        return [Prompt("No more buyers: the dealer's new card", expects=("card",))]
+    def _replacements(self) -> list[tuple[int, int | None]]:
+        return [(DEALER, dealer_replaces(self.hands[DEALER]))]
 
     # ------------------------------------------------------------------ settlement
 
@@ -476,61 +381,18 @@ class RussianRound(DispatchedRound):
             return settle_fixed(bet, "lose", note="bought or exchanged a card: the bonus is lost (002)")
         return settle_fixed(bet, *bonus_result(self.config.paytable["bonus"], best_high(self.hands[seat])))
 
-    @handles(Void)
-    def _void(self, event: Void) -> list[Effect]:
-        self.phase = "done"
-        self._outcome = {"void": event.reason}
-        effects: list[Effect] = [Outcome(self._outcome)]
-        settlements = settle_void(self.bets, event.reason)
-        self._settlements.extend(settlements)
-        effects.extend(settlements)
-        return effects
-
     @handles(CloseBets)
     def _on_close_bets(self, event: CloseBets) -> list[Effect]:
         if self.phase == "insure":
             return self._open()
-        if self.phase == "buy":
-            return self._end_buying()
-        if self.phase != "bets":
-            raise Reject("the bets are already closed")
-        return self._close()
-
-    @handles(CardOut)
-    def _on_card(self, event: CardOut) -> list[Effect]:
-        if self.phase == "buy":
-            if not self.buyers:
-                raise Reject("nobody bought the dealer a game: no more bets to settle")
-            self._end_buying()
-        return self._card(event.card)
+        return super()._on_close_bets(event)
 
     # ------------------------------------------------------------------ the contract
 
-    @property
-    def complete(self) -> bool:
-        return self.phase == "done"
-
-    def waiting_for(self) -> str:
-        if self.phase == "done":
-            return "nothing: the round is settled"
-        if self.phase == "bets":
-            return "bets, then no more bets"
-        if self.owed:
-            return f"card to {self._who(self.owed[0][0])}"
-        if self.phase == "deal":
-            return f"card to {self._who(self.plan[len(self.dealt)])}"
+    def _waiting_extra(self) -> str | None:
         if self.phase == "insure":
             return f"insurance at box {', '.join(map(str, self._insurable_left()))}, then no more bets"
-        if self.phase == "buy":
-            return "buyers of the dealer's game (buy_dealer), then no more bets or the dealer's new card"
-        waiting = [s for s in self.boxes() if s not in self.decided]
-        return f"decision (fold, raise, buy or exchange) at box {', '.join(map(str, waiting))}"
-
-    def outcome(self) -> Mapping[str, Any] | None:
-        return self._outcome
-
-    def settlements(self) -> Sequence[Settlement]:
-        return tuple(self._settlements)
+        return None
 
     def amounts(self, seat: int, action: str) -> tuple[int, int] | None:
         """Insurance: from the ante to half of what the raise would win."""
