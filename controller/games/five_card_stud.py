@@ -31,7 +31,7 @@ class FiveCardStudRound(DispatchedRound):
     Subclasses set ``played`` (the decision that stakes the raise: ``"bet"`` or ``"raise"``), ``played_words``
     (how a box that made it is named: "bet", "raised"), ``no_game`` (how the dealer without a game is named),
     ``decision_words`` (the decisions, as ``waiting_for`` lists them), and implement ``_decide_prompt``,
-    ``_replacements`` and ``_settle``.
+    ``_replacements``, ``_settle`` and ``suggested``.
     """
 
     played: str = "raise"
@@ -64,6 +64,10 @@ class FiveCardStudRound(DispatchedRound):
         raise NotImplementedError
 
     def _settle(self) -> list[Effect]:
+        raise NotImplementedError
+
+    def suggested(self, seat: int) -> Action:
+        """The game's stated strategy for the box's decision (virtual players)."""
         raise NotImplementedError
 
     def _close_effects(self) -> list[Effect]:

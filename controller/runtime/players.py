@@ -79,12 +79,13 @@ from controller.games.contract import GameSpec, Prompt, Round, chip_unit
 from controller.games.holdem_streets import StreetsRound
 from controller.games.baccara import BaccaraRound
 from controller.games.layout_game import LayoutRound
+from controller.games.five_card_stud import FiveCardStudRound
 from controller.games.oasis_stud import OasisRound, buys, rank_hand
 from controller.games.pai_gow_poker import PaiGowRound
 from controller.games.russian_poker import RussianRound, buys_dealer, insures
 from controller.games.red_dog import RedDogRound
 from controller.hands.blackjack import ACE, card_value
-from controller.hands.high import HighHand, best_high
+from controller.hands.high import best_high
 
 CARD = "card"  # a move: the croupier draws the next card from the shoe (a blackjack hit)
 Move = Union[Event, str]
@@ -274,8 +275,9 @@ class CheminDeFerPlayers(Players):
         return [Action(prompt.seat, round_.wants(side))] if side and prompt.seat is not None else []
 
 
-class OasisPlayers(Players):
-    """Oasis Stud: antes, a bonus now and then, the stated decisions (the game's ``suggested`` and ``buys``)."""
+class StudPlayers(Players):
+    """Oasis Stud and Russian Poker: antes, a bonus now and then, the stated decisions (the game's ``suggested``),
+    buying the dealer a game and (Russian Poker) insurance where the game's stated strategy says so."""
 
     def bets(self, round_: Round, boxes: int) -> list[Bet]:
         boxes = min(boxes, int(round_.config.get("boxes", boxes)))
@@ -286,58 +288,31 @@ class OasisPlayers(Players):
                 out.append(Bet(seat, "bonus", self.amount(round_, "bonus")))
         return out
 
+    def buys(self, round_: FiveCardStudRound, seat: int) -> bool:
+        """Whether the box buys the dealer a game (the game's stated strategy)."""
+        if isinstance(round_, OasisRound):
+            return buys(round_.table, rank_hand(round_.config, round_.hands[seat]))
+        return isinstance(round_, RussianRound) and buys_dealer(round_.line_of(seat))
+
     def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
-        if not isinstance(round_, OasisRound) or not prompt:
+        if not isinstance(round_, FiveCardStudRound) or not prompt:
             return []
         if round_.owed or "action" not in prompt.expects:
             return [CARD] if "card" in prompt.expects else []
         if round_.phase == "buy":
             wanted: list[Move] = [Action(s, "buy_dealer") for s in round_.boxes()
-                                  if round_.decided.get(s) == "bet" and s not in round_.buyers
-                                  and buys(round_.table, rank_hand(round_.config, round_.hands[s]))]
+                                  if round_.decided.get(s) == round_.played and s not in round_.buyers
+                                  and self.buys(round_, s)]
             return wanted + [CloseBets()]
-        out: list[Move] = []
-        for seat in [s for s in round_.boxes() if s not in round_.decided]:
-            out += [round_.suggested(seat), Action(seat, "fold")]
-        return out
-
-
-class RussianPlayers(Players):
-    """Russian Poker: antes, a bonus now and then, the stated decisions (the game's ``suggested``, ``buys_dealer``
-    and ``insures``)."""
-
-    def bets(self, round_: Round, boxes: int) -> list[Bet]:
-        boxes = min(boxes, int(round_.config.get("boxes", boxes)))
-        out = []
-        for seat in sorted(self.rng.sample(range(1, boxes + 1), self.rng.randint(1, min(4, boxes)))):
-            out.append(Bet(seat, "ante", self.amount(round_, "ante")))
-            if self.rng.random() < 0.35:
-                out.append(Bet(seat, "bonus", self.amount(round_, "bonus")))
-        return out
-
-    def moves(self, round_: Round, prompt: Prompt | None) -> list[Move]:
-        if not isinstance(round_, RussianRound) or not prompt:
-            return []
-        if round_.owed or "action" not in prompt.expects:
-            return [CARD] if "card" in prompt.expects else []
-        if round_.phase == "buy":
-            wanted: list[Move] = [Action(s, "buy_dealer") for s in round_.boxes()
-                                  if round_.decided.get(s) == "raise" and s not in round_.buyers
-                                  and buys_dealer(round_.line_of(s))]
-            return wanted + [CloseBets()]
-        if round_.phase == "insure":
+        if round_.phase == "insure" and isinstance(round_, RussianRound):
             insuring: list[Move] = [Action(s, "insurance") for s in round_.boxes()
                                     if round_.decided.get(s) == "raise" and s not in round_.insured
-                                    and insures(rank_hand_of(round_, s))]
+                                    and insures(best_high(round_.hands[s]))]
             return insuring + [CloseBets()]
         out: list[Move] = []
         for seat in [s for s in round_.boxes() if s not in round_.decided]:
             out += [round_.suggested(seat), Action(seat, "fold")]
         return out
-
-
-def rank_hand_of(round_: RussianRound, seat: int) -> HighHand:
-    return best_high(round_.hands[seat])
 
 
 class PaiGowPlayers(Players):
@@ -545,8 +520,8 @@ STRATEGIES: dict[str, type[Players]] = {
     "blackjack": BlackjackPlayers,
     "red-dog": RedDogPlayers,
     "pai-gow": PaiGowPlayers,
-    "oasis": OasisPlayers,
-    "russian": RussianPlayers,
+    "oasis": StudPlayers,
+    "russian": StudPlayers,
     "chemin-de-fer": CheminDeFerPlayers,
     "poker-room": PokerRoomPlayers,
     "chinese-poker": ChinesePokerPlayers,
