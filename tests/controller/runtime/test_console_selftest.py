@@ -13,7 +13,7 @@ import io
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -86,19 +86,15 @@ class Technician:
         """Start the walk and see it through; the whole screen until the command prompt comes back."""
         seen = ""
         panel = self.daemon.built.inputs["gpio"]
-        for _ in range(250):  # the simulated table was set up with the puck in a burn circle; the sensors
-            if panel.devices.puck.seats:  # settle (debounce) before the reading stands, later under load
-                break
-            await asyncio.sleep(0.02)
+        # the simulated table was set up with the puck in a burn circle; the sensors settle (debounce)
+        # before the reading stands, later under load
+        await puck_settles(panel, lambda seats: bool(seats), tries=250)
         (laid,) = panel.devices.puck.seats
         last = len(panel.pin_map.puck.sensors)
         if laid != last:  # the walk starts at box 1: a puck that never left box 1 is not sensed there anew
             panel.hands.puck(laid, False)
             panel.hands.puck(last, True)
-            for _ in range(100):
-                if panel.devices.puck.seats == (last,):
-                    break
-                await asyncio.sleep(0.02)
+            await puck_settles(panel, lambda seats: seats == (last,), tries=100)
         self.puck_at = last
         text = await self.say("selftest", "[y/n] ", "'abort' to stop) ", "eva> ")
         while True:
@@ -116,6 +112,14 @@ class Technician:
             else:
                 await self.act(text)
                 text = await self.until("[y/n] ", "'abort' to stop) ", "eva> ")
+
+
+async def puck_settles(panel: Any, settled: Callable[[tuple[int, ...]], bool], tries: int) -> None:
+    """Wait (20 ms steps, ``tries`` at most) until the burn puck's sensed seats are ``settled``."""
+    for _ in range(tries):
+        if settled(panel.devices.puck.seats):
+            return
+        await asyncio.sleep(0.02)
 
 
 def run_walk(tmp_path: Path, skip: str | None) -> tuple[Daemon, Technician, str, str]:
